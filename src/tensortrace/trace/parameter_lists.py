@@ -41,8 +41,7 @@ def {factory}(fn_, site_, names_{defaults}):
 _TRACED = """\
     if rec_.ident != {recorder}.get_ident():  # Note [Each thread has its own stack]
         return {recorder}.call_traced(rec_, {site}, {fn}, {names}, ({positional}), {{{keywords}}})
-    plain_, describe_ = {recorder}.PLAIN_TYPES, {recorder}.summarize
-    summary_ = {recorder}.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+    plain_, summary_, describe_ = {recorder}.DESCRIBERS  # Note [A summary by one lookup]
     try:  # each argument as itself, else by its type's summary
         args_ = {{"args": {described}}}
     except AttributeError:  # an object still being constructed: summarize names it

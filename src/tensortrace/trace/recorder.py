@@ -23,9 +23,9 @@ from tensortrace.trace.arguments import (
     _NAME_ONLY,
     _PLAIN_TYPES,
     _SUMMARY_OF,
+    DESCRIBE_BY_TYPE,
     summarize,
 )
-from tensortrace.trace.arguments import DESCRIBE_BY_TYPE as DESCRIBE_BY_TYPE  # for the wrappers
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import (
     _RESERVED,
@@ -40,8 +40,12 @@ _new_event = functools.partial(tuple.__new__, Event)
 _new_site = functools.partial(tuple.__new__, FrameSite)  # one per traced function at import
 _now = time.perf_counter_ns
 
-# what a traced wrapper reads while recording (Note [A traced wrapper records its own frame])
-new_event, now, PLAIN_TYPES = _new_event, _now, _PLAIN_TYPES
+# what a traced wrapper reads while recording (Note [A traced wrapper records its own frame]):
+# the event's constructor and clock, and how it describes a value, read as one tuple: the plain
+# types (kept as themselves), the summary function by type (Note [A summary by one lookup]),
+# and summarize for the rest
+new_event, now = _new_event, _now
+DESCRIBERS = (_PLAIN_TYPES, DESCRIBE_BY_TYPE.get, summarize)
 
 
 def error_args(exc: BaseException) -> dict[str, Any]:
@@ -155,15 +159,13 @@ class Recorder:
             capture_values(self, len(self.events) - 1)
 
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
-        if get_ident() != self.ident:
+        if get_ident() == self.ident:  # the tracing thread: ~50 instants per seed expression
+            event = (INSTANT, name, layer, _now() - self.t0, self.depth, -1, kind, args, 0)
+        else:
             tid = get_native_id()
             depth = self._other_depths.get(tid, 0)
-        else:
-            tid = 0
-            depth = self.depth
-        self.events.append(
-            _new_event((INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid))
-        )
+            event = (INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid)
+        self.events.append(_new_event(event))
 
 
 class _KeepNothing(set[Any]):

@@ -24,8 +24,7 @@ def traced_0(fn_, site_, names_):
             return fn_()
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -66,8 +65,7 @@ def traced_1(fn_, site_, names_):
             return fn_(*args)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (*args,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": recorder.describe_args(names_, (*args,), {})}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -108,8 +106,7 @@ def traced_2(fn_, site_, names_):
             return fn_(*args, **kwargs)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (*args,), {**kwargs})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": recorder.describe_args(names_, (*args,), {**kwargs})}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -150,8 +147,7 @@ def traced_3(fn_, site_, names_):
             return fn_(A)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -192,8 +188,7 @@ def traced_4(fn_, site_, names_):
             return fn_(A, B, left, check_errors, result, info)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, B, left, check_errors, result, info), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'info': info if type(info) in plain_ else summary_(type(info), describe_)(info)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -234,8 +229,7 @@ def traced_5(fn_, site_, names_):
             return fn_(A, B, left, upper, transpose, unitriangular)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, B, left, upper, transpose, unitriangular), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'transpose': transpose if type(transpose) in plain_ else summary_(type(transpose), describe_)(transpose), 'unitriangular': unitriangular if type(unitriangular) in plain_ else summary_(type(unitriangular), describe_)(unitriangular)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -276,8 +270,7 @@ def traced_6(fn_, site_, names_, _d2):
             return fn_(A, B, left)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, B, left), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -318,8 +311,7 @@ def traced_7(fn_, site_, names_, _d2, _d3):
             return fn_(A, B, left, check_errors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, B, left, check_errors), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -360,8 +352,7 @@ def traced_8(fn_, site_, names_, _d4):
             return fn_(A, LU, pivots, info, compute_pivots)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, LU, pivots, info, compute_pivots), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots), 'info': info if type(info) in plain_ else summary_(type(info), describe_)(info), 'compute_pivots': compute_pivots if type(compute_pivots) in plain_ else summary_(type(compute_pivots), describe_)(compute_pivots)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -402,8 +393,7 @@ def traced_9(fn_, site_, names_):
             return fn_(A, Q, R, compute_q, reduced)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, Q, R, compute_q, reduced), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'Q': Q if type(Q) in plain_ else summary_(type(Q), describe_)(Q), 'R': R if type(R) in plain_ else summary_(type(R), describe_)(R), 'compute_q': compute_q if type(compute_q) in plain_ else summary_(type(compute_q), describe_)(compute_q), 'reduced': reduced if type(reduced) in plain_ else summary_(type(reduced), describe_)(reduced)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -444,8 +434,7 @@ def traced_10(fn_, site_, names_, _d1):
             return fn_(A, driver)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, driver), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'driver': driver if type(driver) in plain_ else summary_(type(driver), describe_)(driver)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -486,8 +475,7 @@ def traced_11(fn_, site_, names_):
             return fn_(A, eigenvalues, eigenvectors, uplo, compute_v)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, eigenvalues, eigenvectors, uplo, compute_v), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'eigenvalues': eigenvalues if type(eigenvalues) in plain_ else summary_(type(eigenvalues), describe_)(eigenvalues), 'eigenvectors': eigenvectors if type(eigenvectors) in plain_ else summary_(type(eigenvectors), describe_)(eigenvectors), 'uplo': uplo if type(uplo) in plain_ else summary_(type(uplo), describe_)(uplo), 'compute_v': compute_v if type(compute_v) in plain_ else summary_(type(compute_v), describe_)(compute_v)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -528,8 +516,7 @@ def traced_12(fn_, site_, names_):
             return fn_(A, full_matrices, compute_uv, U, S, Vh, info)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, full_matrices, compute_uv, U, S, Vh, info), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'full_matrices': full_matrices if type(full_matrices) in plain_ else summary_(type(full_matrices), describe_)(full_matrices), 'compute_uv': compute_uv if type(compute_uv) in plain_ else summary_(type(compute_uv), describe_)(compute_uv), 'U': U if type(U) in plain_ else summary_(type(U), describe_)(U), 'S': S if type(S) in plain_ else summary_(type(S), describe_)(S), 'Vh': Vh if type(Vh) in plain_ else summary_(type(Vh), describe_)(Vh), 'info': info if type(info) in plain_ else summary_(type(info), describe_)(info)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -570,8 +557,7 @@ def traced_13(fn_, site_, names_, _d1, _d2):
             return fn_(A, full_matrices, driver)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, full_matrices, driver), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'full_matrices': full_matrices if type(full_matrices) in plain_ else summary_(type(full_matrices), describe_)(full_matrices), 'driver': driver if type(driver) in plain_ else summary_(type(driver), describe_)(driver)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -612,8 +598,7 @@ def traced_14(fn_, site_, names_):
             return fn_(A, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -654,8 +639,7 @@ def traced_15(fn_, site_, names_):
             return fn_(A, pivot, LU, pivots)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, pivot, LU, pivots), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'pivot': pivot if type(pivot) in plain_ else summary_(type(pivot), describe_)(pivot), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -696,8 +680,7 @@ def traced_16(fn_, site_, names_, _d1):
             return fn_(A, pivot)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, pivot), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'pivot': pivot if type(pivot) in plain_ else summary_(type(pivot), describe_)(pivot)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -738,8 +721,7 @@ def traced_17(fn_, site_, names_):
             return fn_(A, sign, logabsdet)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, sign, logabsdet), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'sign': sign if type(sign) in plain_ else summary_(type(sign), describe_)(sign), 'logabsdet': logabsdet if type(logabsdet) in plain_ else summary_(type(logabsdet), describe_)(logabsdet)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -780,8 +762,7 @@ def traced_18(fn_, site_, names_):
             return fn_(A, solution, rank, singular_values, infos, rcond, driver)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (A, solution, rank, singular_values, infos, rcond, driver), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'solution': solution if type(solution) in plain_ else summary_(type(solution), describe_)(solution), 'rank': rank if type(rank) in plain_ else summary_(type(rank), describe_)(rank), 'singular_values': singular_values if type(singular_values) in plain_ else summary_(type(singular_values), describe_)(singular_values), 'infos': infos if type(infos) in plain_ else summary_(type(infos), describe_)(infos), 'rcond': rcond if type(rcond) in plain_ else summary_(type(rcond), describe_)(rcond), 'driver': driver if type(driver) in plain_ else summary_(type(driver), describe_)(driver)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -822,8 +803,7 @@ def traced_19(fn_, site_, names_):
             return fn_(LU, pivots, B, result, left, adjoint)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (LU, pivots, B, result, left, adjoint), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'adjoint': adjoint if type(adjoint) in plain_ else summary_(type(adjoint), describe_)(adjoint)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -864,8 +844,7 @@ def traced_20(fn_, site_, names_):
             return fn_(X, gamma, beta, N, C, HxW, group, eps, Y, mean, rstd)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (X, gamma, beta, N, C, HxW, group, eps, Y, mean, rstd), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'X': X if type(X) in plain_ else summary_(type(X), describe_)(X), 'gamma': gamma if type(gamma) in plain_ else summary_(type(gamma), describe_)(gamma), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'N': N if type(N) in plain_ else summary_(type(N), describe_)(N), 'C': C if type(C) in plain_ else summary_(type(C), describe_)(C), 'HxW': HxW if type(HxW) in plain_ else summary_(type(HxW), describe_)(HxW), 'group': group if type(group) in plain_ else summary_(type(group), describe_)(group), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'Y': Y if type(Y) in plain_ else summary_(type(Y), describe_)(Y), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'rstd': rstd if type(rstd) in plain_ else summary_(type(rstd), describe_)(rstd)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -906,8 +885,7 @@ def traced_21(fn_, site_, names_):
             return fn_(a, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (a, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'a': a if type(a) in plain_ else summary_(type(a), describe_)(a), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -948,8 +926,7 @@ def traced_22(fn_, site_, names_):
             return fn_(abs, angle)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (abs, angle), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'abs': abs if type(abs) in plain_ else summary_(type(abs), describe_)(abs), 'angle': angle if type(angle) in plain_ else summary_(type(angle), describe_)(angle)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -990,8 +967,7 @@ def traced_23(fn_, site_, names_):
             return fn_(abs, angle, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (abs, angle, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'abs': abs if type(abs) in plain_ else summary_(type(abs), describe_)(abs), 'angle': angle if type(angle) in plain_ else summary_(type(angle), describe_)(angle), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1032,8 +1008,7 @@ def traced_24(fn_, site_, names_):
             return fn_(alpha, a, b, beta, c)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (alpha, a, b, beta, c), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'a': a if type(a) in plain_ else summary_(type(a), describe_)(a), 'b': b if type(b) in plain_ else summary_(type(b), describe_)(b), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'c': c if type(c) in plain_ else summary_(type(c), describe_)(c)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1074,8 +1049,7 @@ def traced_25(fn_, site_, names_):
             return fn_(alpha, a, x, beta, y)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (alpha, a, x, beta, y), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'a': a if type(a) in plain_ else summary_(type(a), describe_)(a), 'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'y': y if type(y) in plain_ else summary_(type(y), describe_)(y)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1116,8 +1090,7 @@ def traced_26(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             return fn_(anchor, positive, negative, margin, p, eps, swap, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (anchor, positive, negative, margin, p, eps, swap, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'anchor': anchor if type(anchor) in plain_ else summary_(type(anchor), describe_)(anchor), 'positive': positive if type(positive) in plain_ else summary_(type(positive), describe_)(positive), 'negative': negative if type(negative) in plain_ else summary_(type(negative), describe_)(negative), 'margin': margin if type(margin) in plain_ else summary_(type(margin), describe_)(margin), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'swap': swap if type(swap) in plain_ else summary_(type(swap), describe_)(swap), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1158,8 +1131,7 @@ def traced_27(fn_, site_, names_):
             return fn_(arg)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (arg,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'arg': arg if type(arg) in plain_ else summary_(type(arg), describe_)(arg)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1200,8 +1172,7 @@ def traced_28(fn_, site_, names_):
             return fn_(array, sizes, strides, scalar_type)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (array, sizes, strides, scalar_type), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'array': array if type(array) in plain_ else summary_(type(array), describe_)(array), 'sizes': sizes if type(sizes) in plain_ else summary_(type(sizes), describe_)(sizes), 'strides': strides if type(strides) in plain_ else summary_(type(strides), describe_)(strides), 'scalar_type': scalar_type if type(scalar_type) in plain_ else summary_(type(scalar_type), describe_)(scalar_type)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1242,8 +1213,7 @@ def traced_29(fn_, site_, names_, _d4):
             return fn_(begin, end, grain_size, f, work_per_iteration)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (begin, end, grain_size, f, work_per_iteration), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'begin': begin if type(begin) in plain_ else summary_(type(begin), describe_)(begin), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'grain_size': grain_size if type(grain_size) in plain_ else summary_(type(grain_size), describe_)(grain_size), 'f': f if type(f) in plain_ else summary_(type(f), describe_)(f), 'work_per_iteration': work_per_iteration if type(work_per_iteration) in plain_ else summary_(type(work_per_iteration), describe_)(work_per_iteration)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1284,8 +1254,7 @@ def traced_30(fn_, site_, names_):
             return fn_(buffer, dtype, count, offset, requires_grad)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (buffer, dtype, count, offset, requires_grad), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'buffer': buffer if type(buffer) in plain_ else summary_(type(buffer), describe_)(buffer), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'count': count if type(count) in plain_ else summary_(type(count), describe_)(count), 'offset': offset if type(offset) in plain_ else summary_(type(offset), describe_)(offset), 'requires_grad': requires_grad if type(requires_grad) in plain_ else summary_(type(requires_grad), describe_)(requires_grad)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1326,8 +1295,7 @@ def traced_31(fn_, site_, names_):
             return fn_(cls, args, kwargs)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (cls, args, kwargs), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'cls': cls if type(cls) in plain_ else summary_(type(cls), describe_)(cls), 'args': args if type(args) in plain_ else summary_(type(args), describe_)(args), 'kwargs': kwargs if type(kwargs) in plain_ else summary_(type(kwargs), describe_)(kwargs)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1368,8 +1336,7 @@ def traced_32(fn_, site_, names_):
             return fn_(cls, fd, size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (cls, fd, size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'cls': cls if type(cls) in plain_ else summary_(type(cls), describe_)(cls), 'fd': fd if type(fd) in plain_ else summary_(type(fd), describe_)(fd), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1410,8 +1377,7 @@ def traced_33(fn_, site_, names_):
             return fn_(cls, manager, handle, size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (cls, manager, handle, size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'cls': cls if type(cls) in plain_ else summary_(type(cls), describe_)(cls), 'manager': manager if type(manager) in plain_ else summary_(type(manager), describe_)(manager), 'handle': handle if type(handle) in plain_ else summary_(type(handle), describe_)(handle), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1452,8 +1418,7 @@ def traced_34(fn_, site_, names_):
             return fn_(condition)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (condition,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'condition': condition if type(condition) in plain_ else summary_(type(condition), describe_)(condition)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1494,8 +1459,7 @@ def traced_35(fn_, site_, names_):
             return fn_(condition, self, other)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (condition, self, other), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'condition': condition if type(condition) in plain_ else summary_(type(condition), describe_)(condition), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1536,8 +1500,7 @@ def traced_36(fn_, site_, names_):
             return fn_(condition, self, other, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (condition, self, other, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'condition': condition if type(condition) in plain_ else summary_(type(condition), describe_)(condition), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1578,8 +1541,7 @@ def traced_37(fn_, site_, names_, _d2):
             return fn_(count, prob, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (count, prob, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'count': count if type(count) in plain_ else summary_(type(count), describe_)(count), 'prob': prob if type(prob) in plain_ else summary_(type(prob), describe_)(prob), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1620,8 +1582,7 @@ def traced_38(fn_, site_, names_):
             return fn_(ctx)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (ctx,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'ctx': ctx if type(ctx) in plain_ else summary_(type(ctx), describe_)(ctx)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1662,8 +1623,7 @@ def traced_39(fn_, site_, names_):
             return fn_(current_scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (current_scale, growth_tracker, found_inf, growth_factor, backoff_factor, growth_interval), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'current_scale': current_scale if type(current_scale) in plain_ else summary_(type(current_scale), describe_)(current_scale), 'growth_tracker': growth_tracker if type(growth_tracker) in plain_ else summary_(type(growth_tracker), describe_)(growth_tracker), 'found_inf': found_inf if type(found_inf) in plain_ else summary_(type(found_inf), describe_)(found_inf), 'growth_factor': growth_factor if type(growth_factor) in plain_ else summary_(type(growth_factor), describe_)(growth_factor), 'backoff_factor': backoff_factor if type(backoff_factor) in plain_ else summary_(type(backoff_factor), describe_)(backoff_factor), 'growth_interval': growth_interval if type(growth_interval) in plain_ else summary_(type(growth_interval), describe_)(growth_interval)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1704,8 +1664,7 @@ def traced_40(fn_, site_, names_):
             return fn_(dY, X, mean, rstd, gamma, N, C, HxW, group, dX, dgamma, dbeta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (dY, X, mean, rstd, gamma, N, C, HxW, group, dX, dgamma, dbeta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'dY': dY if type(dY) in plain_ else summary_(type(dY), describe_)(dY), 'X': X if type(X) in plain_ else summary_(type(X), describe_)(X), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'rstd': rstd if type(rstd) in plain_ else summary_(type(rstd), describe_)(rstd), 'gamma': gamma if type(gamma) in plain_ else summary_(type(gamma), describe_)(gamma), 'N': N if type(N) in plain_ else summary_(type(N), describe_)(N), 'C': C if type(C) in plain_ else summary_(type(C), describe_)(C), 'HxW': HxW if type(HxW) in plain_ else summary_(type(HxW), describe_)(HxW), 'group': group if type(group) in plain_ else summary_(type(group), describe_)(group), 'dX': dX if type(dX) in plain_ else summary_(type(dX), describe_)(dX), 'dgamma': dgamma if type(dgamma) in plain_ else summary_(type(dgamma), describe_)(dgamma), 'dbeta': dbeta if type(dbeta) in plain_ else summary_(type(dbeta), describe_)(dbeta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1746,8 +1705,7 @@ def traced_41(fn_, site_, names_):
             return fn_(data)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (data,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'data': data if type(data) in plain_ else summary_(type(data), describe_)(data)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1788,8 +1746,7 @@ def traced_42(fn_, site_, names_):
             return fn_(data, batch_sizes, batch_first, padding_value, total_length)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (data, batch_sizes, batch_first, padding_value, total_length), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'data': data if type(data) in plain_ else summary_(type(data), describe_)(data), 'batch_sizes': batch_sizes if type(batch_sizes) in plain_ else summary_(type(batch_sizes), describe_)(batch_sizes), 'batch_first': batch_first if type(batch_first) in plain_ else summary_(type(batch_first), describe_)(batch_first), 'padding_value': padding_value if type(padding_value) in plain_ else summary_(type(padding_value), describe_)(padding_value), 'total_length': total_length if type(total_length) in plain_ else summary_(type(total_length), describe_)(total_length)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1830,8 +1787,7 @@ def traced_43(fn_, site_, names_):
             return fn_(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'data': data if type(data) in plain_ else summary_(type(data), describe_)(data), 'batch_sizes': batch_sizes if type(batch_sizes) in plain_ else summary_(type(batch_sizes), describe_)(batch_sizes), 'hx': hx if type(hx) in plain_ else summary_(type(hx), describe_)(hx), 'params': params if type(params) in plain_ else summary_(type(params), describe_)(params), 'has_biases': has_biases if type(has_biases) in plain_ else summary_(type(has_biases), describe_)(has_biases), 'num_layers': num_layers if type(num_layers) in plain_ else summary_(type(num_layers), describe_)(num_layers), 'dropout': dropout if type(dropout) in plain_ else summary_(type(dropout), describe_)(dropout), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train), 'bidirectional': bidirectional if type(bidirectional) in plain_ else summary_(type(bidirectional), describe_)(bidirectional)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1872,8 +1828,7 @@ def traced_44(fn_, site_, names_, _d6):
             return fn_(data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'data': data if type(data) in plain_ else summary_(type(data), describe_)(data), 'scalar_type': scalar_type if type(scalar_type) in plain_ else summary_(type(scalar_type), describe_)(scalar_type), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'copy_variables': copy_variables if type(copy_variables) in plain_ else summary_(type(copy_variables), describe_)(copy_variables), 'copy_numpy': copy_numpy if type(copy_numpy) in plain_ else summary_(type(copy_numpy), describe_)(copy_numpy), 'type_inference': type_inference if type(type_inference) in plain_ else summary_(type(type_inference), describe_)(type_inference), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1914,8 +1869,7 @@ def traced_45(fn_, site_, names_):
             return fn_(data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'data_col': data_col if type(data_col) in plain_ else summary_(type(data_col), describe_)(data_col), 'channels': channels if type(channels) in plain_ else summary_(type(channels), describe_)(channels), 'height': height if type(height) in plain_ else summary_(type(height), describe_)(height), 'width': width if type(width) in plain_ else summary_(type(width), describe_)(width), 'height_col': height_col if type(height_col) in plain_ else summary_(type(height_col), describe_)(height_col), 'width_col': width_col if type(width_col) in plain_ else summary_(type(width_col), describe_)(width_col), 'kernel': kernel if type(kernel) in plain_ else summary_(type(kernel), describe_)(kernel), 'pad': pad if type(pad) in plain_ else summary_(type(pad), describe_)(pad), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1956,8 +1910,7 @@ def traced_46(fn_, site_, names_):
             return fn_(data_im, output_height, output_width, kernel, pad, stride, dilation)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (data_im, output_height, output_width, kernel, pad, stride, dilation), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'data_im': data_im if type(data_im) in plain_ else summary_(type(data_im), describe_)(data_im), 'output_height': output_height if type(output_height) in plain_ else summary_(type(output_height), describe_)(output_height), 'output_width': output_width if type(output_width) in plain_ else summary_(type(output_width), describe_)(output_width), 'kernel': kernel if type(kernel) in plain_ else summary_(type(kernel), describe_)(kernel), 'pad': pad if type(pad) in plain_ else summary_(type(pad), describe_)(pad), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1998,8 +1951,7 @@ def traced_47(fn_, site_, names_):
             return fn_(dst, conj, neg)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (dst, conj, neg), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'dst': dst if type(dst) in plain_ else summary_(type(dst), describe_)(dst), 'conj': conj if type(conj) in plain_ else summary_(type(conj), describe_)(conj), 'neg': neg if type(neg) in plain_ else summary_(type(neg), describe_)(neg)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2040,8 +1992,7 @@ def traced_48(fn_, site_, names_):
             return fn_(dst, src)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (dst, src), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'dst': dst if type(dst) in plain_ else summary_(type(dst), describe_)(dst), 'src': src if type(src) in plain_ else summary_(type(src), describe_)(src)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2082,8 +2033,7 @@ def traced_49(fn_, site_, names_):
             return fn_(dst, src, nbytes, kind, stream)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (dst, src, nbytes, kind, stream), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'dst': dst if type(dst) in plain_ else summary_(type(dst), describe_)(dst), 'src': src if type(src) in plain_ else summary_(type(src), describe_)(src), 'nbytes': nbytes if type(nbytes) in plain_ else summary_(type(nbytes), describe_)(nbytes), 'kind': kind if type(kind) in plain_ else summary_(type(kind), describe_)(kind), 'stream': stream if type(stream) in plain_ else summary_(type(stream), describe_)(stream)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2124,8 +2074,7 @@ def traced_50(fn_, site_, names_):
             return fn_(dual, level)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (dual, level), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'dual': dual if type(dual) in plain_ else summary_(type(dual), describe_)(dual), 'level': level if type(level) in plain_ else summary_(type(level), describe_)(level)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2166,8 +2115,7 @@ def traced_51(fn_, site_, names_):
             return fn_(dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'dy_t': dy_t if type(dy_t) in plain_ else summary_(type(dy_t), describe_)(dy_t), 'x_t': x_t if type(x_t) in plain_ else summary_(type(x_t), describe_)(x_t), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'rstd': rstd if type(rstd) in plain_ else summary_(type(rstd), describe_)(rstd), 'gamma': gamma if type(gamma) in plain_ else summary_(type(gamma), describe_)(gamma), 'm': m if type(m) in plain_ else summary_(type(m), describe_)(m), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'dx_t': dx_t if type(dx_t) in plain_ else summary_(type(dx_t), describe_)(dx_t), 'dgamma': dgamma if type(dgamma) in plain_ else summary_(type(dgamma), describe_)(dgamma), 'dbeta': dbeta if type(dbeta) in plain_ else summary_(type(dbeta), describe_)(dbeta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2208,8 +2156,7 @@ def traced_52(fn_, site_, names_):
             return fn_(elements, test_elements, invert, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (elements, test_elements, invert, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'elements': elements if type(elements) in plain_ else summary_(type(elements), describe_)(elements), 'test_elements': test_elements if type(test_elements) in plain_ else summary_(type(test_elements), describe_)(test_elements), 'invert': invert if type(invert) in plain_ else summary_(type(invert), describe_)(invert), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2250,8 +2197,7 @@ def traced_53(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
             return fn_(elements, test_elements, assume_unique, invert, element, test_element)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (elements, test_elements, assume_unique, invert, element, test_element), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'elements': elements if type(elements) in plain_ else summary_(type(elements), describe_)(elements), 'test_elements': test_elements if type(test_elements) in plain_ else summary_(type(test_elements), describe_)(test_elements), 'assume_unique': assume_unique if type(assume_unique) in plain_ else summary_(type(assume_unique), describe_)(assume_unique), 'invert': invert if type(invert) in plain_ else summary_(type(invert), describe_)(invert), 'element': element if type(element) in plain_ else summary_(type(element), describe_)(element), 'test_element': test_element if type(test_element) in plain_ else summary_(type(test_element), describe_)(test_element)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2292,8 +2238,7 @@ def traced_54(fn_, site_, names_):
             return fn_(end, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (end, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2334,8 +2279,7 @@ def traced_55(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             return fn_(end, start, step, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (end, start, step, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'step': step if type(step) in plain_ else summary_(type(step), describe_)(step), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2376,8 +2320,7 @@ def traced_56(fn_, site_, names_, _d2):
             return fn_(equation, tensors, path)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (equation, tensors, path), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'equation': equation if type(equation) in plain_ else summary_(type(equation), describe_)(equation), 'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors), 'path': path if type(path) in plain_ else summary_(type(path), describe_)(path)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2418,8 +2361,7 @@ def traced_57(fn_, site_, names_, _d1, _d2, _d4, _d5):
             return fn_(f, map_location, pickle_module, weights_only=weights_only, mmap=mmap, **pickle_load_args)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (f, map_location, pickle_module), {'weights_only': weights_only, 'mmap': mmap, **pickle_load_args})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": recorder.describe_args(names_, (f, map_location, pickle_module), {'weights_only': weights_only, 'mmap': mmap, **pickle_load_args})}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2460,8 +2402,7 @@ def traced_58(fn_, site_, names_):
             return fn_(flat)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (flat,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'flat': flat if type(flat) in plain_ else summary_(type(flat), describe_)(flat)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2502,8 +2443,7 @@ def traced_59(fn_, site_, names_):
             return fn_(from_, to)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (from_, to), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'from_': from_ if type(from_) in plain_ else summary_(type(from_), describe_)(from_), 'to': to if type(to) in plain_ else summary_(type(to), describe_)(to)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2544,8 +2484,7 @@ def traced_60(fn_, site_, names_):
             return fn_(g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'g': g if type(g) in plain_ else summary_(type(g), describe_)(g), 'idx': idx if type(idx) in plain_ else summary_(type(idx), describe_)(idx), 'offset2bag': offset2bag if type(offset2bag) in plain_ else summary_(type(offset2bag), describe_)(offset2bag), 'bag_size': bag_size if type(bag_size) in plain_ else summary_(type(bag_size), describe_)(bag_size), 'num_weights': num_weights if type(num_weights) in plain_ else summary_(type(num_weights), describe_)(num_weights), 'scale_grad_by_freq': scale_grad_by_freq if type(scale_grad_by_freq) in plain_ else summary_(type(scale_grad_by_freq), describe_)(scale_grad_by_freq), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'psw': psw if type(psw) in plain_ else summary_(type(psw), describe_)(psw), 'padding_idx': padding_idx if type(padding_idx) in plain_ else summary_(type(padding_idx), describe_)(padding_idx)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2586,8 +2525,7 @@ def traced_61(fn_, site_, names_):
             return fn_(ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'ggI': ggI if type(ggI) in plain_ else summary_(type(ggI), describe_)(ggI), 'ggW': ggW if type(ggW) in plain_ else summary_(type(ggW), describe_)(ggW), 'ggb': ggb if type(ggb) in plain_ else summary_(type(ggb), describe_)(ggb), 'gO': gO if type(gO) in plain_ else summary_(type(gO), describe_)(gO), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'transposed': transposed if type(transposed) in plain_ else summary_(type(transposed), describe_)(transposed), 'output_padding': output_padding if type(output_padding) in plain_ else summary_(type(output_padding), describe_)(output_padding), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups), 'output_mask': output_mask if type(output_mask) in plain_ else summary_(type(output_mask), describe_)(output_mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2628,8 +2566,7 @@ def traced_62(fn_, site_, names_):
             return fn_(go, idx, h, w)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (go, idx, h, w), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'go': go if type(go) in plain_ else summary_(type(go), describe_)(go), 'idx': idx if type(idx) in plain_ else summary_(type(idx), describe_)(idx), 'h': h if type(h) in plain_ else summary_(type(h), describe_)(h), 'w': w if type(w) in plain_ else summary_(type(w), describe_)(w)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2670,8 +2607,7 @@ def traced_63(fn_, site_, names_):
             return fn_(go, idx, in_sizes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (go, idx, in_sizes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'go': go if type(go) in plain_ else summary_(type(go), describe_)(go), 'idx': idx if type(idx) in plain_ else summary_(type(idx), describe_)(idx), 'in_sizes': in_sizes if type(in_sizes) in plain_ else summary_(type(in_sizes), describe_)(in_sizes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2712,8 +2648,7 @@ def traced_64(fn_, site_, names_):
             return fn_(go, in_shape, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (go, in_shape, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'go': go if type(go) in plain_ else summary_(type(go), describe_)(go), 'in_shape': in_shape if type(in_shape) in plain_ else summary_(type(in_shape), describe_)(in_shape), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2754,8 +2689,7 @@ def traced_65(fn_, site_, names_):
             return fn_(go, in_shape, plan, opmath)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (go, in_shape, plan, opmath), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'go': go if type(go) in plain_ else summary_(type(go), describe_)(go), 'in_shape': in_shape if type(in_shape) in plain_ else summary_(type(in_shape), describe_)(in_shape), 'plan': plan if type(plan) in plain_ else summary_(type(plan), describe_)(plan), 'opmath': opmath if type(opmath) in plain_ else summary_(type(opmath), describe_)(opmath)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2796,8 +2730,7 @@ def traced_66(fn_, site_, names_):
             return fn_(go, mats)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (go, mats), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'go': go if type(go) in plain_ else summary_(type(go), describe_)(go), 'mats': mats if type(mats) in plain_ else summary_(type(mats), describe_)(mats)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2838,8 +2771,7 @@ def traced_67(fn_, site_, names_):
             return fn_(go, shape, index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (go, shape, index), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'go': go if type(go) in plain_ else summary_(type(go), describe_)(go), 'shape': shape if type(shape) in plain_ else summary_(type(shape), describe_)(shape), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2880,8 +2812,7 @@ def traced_68(fn_, site_, names_):
             return fn_(go, windows, in_sizes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (go, windows, in_sizes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'go': go if type(go) in plain_ else summary_(type(go), describe_)(go), 'windows': windows if type(windows) in plain_ else summary_(type(windows), describe_)(windows), 'in_sizes': in_sizes if type(in_sizes) in plain_ else summary_(type(in_sizes), describe_)(in_sizes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2922,8 +2853,7 @@ def traced_69(fn_, site_, names_):
             return fn_(go, x, grid, mode, padding_mode, align_corners, mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (go, x, grid, mode, padding_mode, align_corners, mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'go': go if type(go) in plain_ else summary_(type(go), describe_)(go), 'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'grid': grid if type(grid) in plain_ else summary_(type(grid), describe_)(grid), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'padding_mode': padding_mode if type(padding_mode) in plain_ else summary_(type(padding_mode), describe_)(padding_mode), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'mask': mask if type(mask) in plain_ else summary_(type(mask), describe_)(mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -2964,8 +2894,7 @@ def traced_70(fn_, site_, names_):
             return fn_(go, x, w, stride, padding, dilation, groups, mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (go, x, w, stride, padding, dilation, groups, mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'go': go if type(go) in plain_ else summary_(type(go), describe_)(go), 'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'w': w if type(w) in plain_ else summary_(type(w), describe_)(w), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups), 'mask': mask if type(mask) in plain_ else summary_(type(mask), describe_)(mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3006,8 +2935,7 @@ def traced_71(fn_, site_, names_):
             return fn_(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'num_weights': num_weights if type(num_weights) in plain_ else summary_(type(num_weights), describe_)(num_weights), 'padding_idx': padding_idx if type(padding_idx) in plain_ else summary_(type(padding_idx), describe_)(padding_idx), 'scale_grad_by_freq': scale_grad_by_freq if type(scale_grad_by_freq) in plain_ else summary_(type(scale_grad_by_freq), describe_)(scale_grad_by_freq), 'sparse': sparse if type(sparse) in plain_ else summary_(type(sparse), describe_)(sparse)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3048,8 +2976,7 @@ def traced_72(fn_, site_, names_, _d9):
             return fn_(grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'offset2bag': offset2bag if type(offset2bag) in plain_ else summary_(type(offset2bag), describe_)(offset2bag), 'bag_size': bag_size if type(bag_size) in plain_ else summary_(type(bag_size), describe_)(bag_size), 'maximum_indices': maximum_indices if type(maximum_indices) in plain_ else summary_(type(maximum_indices), describe_)(maximum_indices), 'num_weights': num_weights if type(num_weights) in plain_ else summary_(type(num_weights), describe_)(num_weights), 'scale_grad_by_freq': scale_grad_by_freq if type(scale_grad_by_freq) in plain_ else summary_(type(scale_grad_by_freq), describe_)(scale_grad_by_freq), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'per_sample_weights': per_sample_weights if type(per_sample_weights) in plain_ else summary_(type(per_sample_weights), describe_)(per_sample_weights), 'padding_idx': padding_idx if type(padding_idx) in plain_ else summary_(type(padding_idx), describe_)(padding_idx)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3090,8 +3017,7 @@ def traced_73(fn_, site_, names_, _d11):
             return fn_(grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'offsets': offsets if type(offsets) in plain_ else summary_(type(offsets), describe_)(offsets), 'offset2bag': offset2bag if type(offset2bag) in plain_ else summary_(type(offset2bag), describe_)(offset2bag), 'bag_size': bag_size if type(bag_size) in plain_ else summary_(type(bag_size), describe_)(bag_size), 'maximum_indices': maximum_indices if type(maximum_indices) in plain_ else summary_(type(maximum_indices), describe_)(maximum_indices), 'num_weights': num_weights if type(num_weights) in plain_ else summary_(type(num_weights), describe_)(num_weights), 'scale_grad_by_freq': scale_grad_by_freq if type(scale_grad_by_freq) in plain_ else summary_(type(scale_grad_by_freq), describe_)(scale_grad_by_freq), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'sparse': sparse if type(sparse) in plain_ else summary_(type(sparse), describe_)(sparse), 'per_sample_weights': per_sample_weights if type(per_sample_weights) in plain_ else summary_(type(per_sample_weights), describe_)(per_sample_weights), 'padding_idx': padding_idx if type(padding_idx) in plain_ else summary_(type(padding_idx), describe_)(padding_idx)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3132,8 +3058,7 @@ def traced_74(fn_, site_, names_):
             return fn_(grad, input_size, batch_sizes, batch_first)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad, input_size, batch_sizes, batch_first), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'batch_sizes': batch_sizes if type(batch_sizes) in plain_ else summary_(type(batch_sizes), describe_)(batch_sizes), 'batch_first': batch_first if type(batch_first) in plain_ else summary_(type(batch_first), describe_)(batch_first)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3174,8 +3099,7 @@ def traced_75(fn_, site_, names_, _d8):
             return fn_(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'log_probs': log_probs if type(log_probs) in plain_ else summary_(type(log_probs), describe_)(log_probs), 'targets': targets if type(targets) in plain_ else summary_(type(targets), describe_)(targets), 'input_lengths': input_lengths if type(input_lengths) in plain_ else summary_(type(input_lengths), describe_)(input_lengths), 'target_lengths': target_lengths if type(target_lengths) in plain_ else summary_(type(target_lengths), describe_)(target_lengths), 'neg_log_likelihood': neg_log_likelihood if type(neg_log_likelihood) in plain_ else summary_(type(neg_log_likelihood), describe_)(neg_log_likelihood), 'log_alpha': log_alpha if type(log_alpha) in plain_ else summary_(type(log_alpha), describe_)(log_alpha), 'blank': blank if type(blank) in plain_ else summary_(type(blank), describe_)(blank), 'zero_infinity': zero_infinity if type(zero_infinity) in plain_ else summary_(type(zero_infinity), describe_)(zero_infinity)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3216,8 +3140,7 @@ def traced_76(fn_, site_, names_):
             return fn_(grad, size, align_corners)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad, size, align_corners), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3258,8 +3181,7 @@ def traced_77(fn_, site_, names_, _d6):
             return fn_(grad, weight, indices, offsets, offset2bag, mode, padding_idx)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad, weight, indices, offsets, offset2bag, mode, padding_idx), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'offsets': offsets if type(offsets) in plain_ else summary_(type(offsets), describe_)(offsets), 'offset2bag': offset2bag if type(offset2bag) in plain_ else summary_(type(offset2bag), describe_)(offset2bag), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'padding_idx': padding_idx if type(padding_idx) in plain_ else summary_(type(padding_idx), describe_)(padding_idx)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3300,8 +3222,7 @@ def traced_78(fn_, site_, names_):
             return fn_(grad, x1, x2, p, cdist)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad, x1, x2, p, cdist), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'x1': x1 if type(x1) in plain_ else summary_(type(x1), describe_)(x1), 'x2': x2 if type(x2) in plain_ else summary_(type(x2), describe_)(x2), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'cdist': cdist if type(cdist) in plain_ else summary_(type(cdist), describe_)(cdist)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3342,8 +3263,7 @@ def traced_79(fn_, site_, names_):
             return fn_(grad_in, grad, dim, size, step)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_in, grad, dim, size, step), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_in': grad_in if type(grad_in) in plain_ else summary_(type(grad_in), describe_)(grad_in), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'step': step if type(step) in plain_ else summary_(type(step), describe_)(step)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3384,8 +3304,7 @@ def traced_80(fn_, site_, names_):
             return fn_(grad_in, input_sizes, dim, size, step)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_in, input_sizes, dim, size, step), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_in': grad_in if type(grad_in) in plain_ else summary_(type(grad_in), describe_)(grad_in), 'input_sizes': input_sizes if type(input_sizes) in plain_ else summary_(type(input_sizes), describe_)(input_sizes), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'step': step if type(step) in plain_ else summary_(type(step), describe_)(step)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3426,8 +3345,7 @@ def traced_81(fn_, site_, names_):
             return fn_(grad_input, grad, output, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_input, grad, output, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3468,8 +3386,7 @@ def traced_82(fn_, site_, names_):
             return fn_(grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'margin': margin if type(margin) in plain_ else summary_(type(margin), describe_)(margin), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'nframe': nframe if type(nframe) in plain_ else summary_(type(nframe), describe_)(nframe), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3510,8 +3427,7 @@ def traced_83(fn_, site_, names_):
             return fn_(grad_input, grad_output, input, target, reduction, is_target, nframe, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_input, grad_output, input, target, reduction, is_target, nframe, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'is_target': is_target if type(is_target) in plain_ else summary_(type(is_target), describe_)(is_target), 'nframe': nframe if type(nframe) in plain_ else summary_(type(nframe), describe_)(nframe), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3552,8 +3468,7 @@ def traced_84(fn_, site_, names_):
             return fn_(grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'ignore_index': ignore_index if type(ignore_index) in plain_ else summary_(type(ignore_index), describe_)(ignore_index), 'total_weight': total_weight if type(total_weight) in plain_ else summary_(type(total_weight), describe_)(total_weight)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3594,8 +3509,7 @@ def traced_85(fn_, site_, names_):
             return fn_(grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input), 'grad_weight': grad_weight if type(grad_weight) in plain_ else summary_(type(grad_weight), describe_)(grad_weight), 'grad_bias': grad_bias if type(grad_bias) in plain_ else summary_(type(grad_bias), describe_)(grad_bias), 'grad_out': grad_out if type(grad_out) in plain_ else summary_(type(grad_out), describe_)(grad_out), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'invstd': invstd if type(invstd) in plain_ else summary_(type(invstd), describe_)(invstd), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3636,8 +3550,7 @@ def traced_86(fn_, site_, names_):
             return fn_(grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_out': grad_out if type(grad_out) in plain_ else summary_(type(grad_out), describe_)(grad_out), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'rstd': rstd if type(rstd) in plain_ else summary_(type(rstd), describe_)(rstd), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'N': N if type(N) in plain_ else summary_(type(N), describe_)(N), 'C': C if type(C) in plain_ else summary_(type(C), describe_)(C), 'HxW': HxW if type(HxW) in plain_ else summary_(type(HxW), describe_)(HxW), 'group': group if type(group) in plain_ else summary_(type(group), describe_)(group), 'output_mask': output_mask if type(output_mask) in plain_ else summary_(type(output_mask), describe_)(output_mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3678,8 +3591,7 @@ def traced_87(fn_, site_, names_):
             return fn_(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_out': grad_out if type(grad_out) in plain_ else summary_(type(grad_out), describe_)(grad_out), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'normalized_shape': normalized_shape if type(normalized_shape) in plain_ else summary_(type(normalized_shape), describe_)(normalized_shape), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'rstd': rstd if type(rstd) in plain_ else summary_(type(rstd), describe_)(rstd), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'output_mask': output_mask if type(output_mask) in plain_ else summary_(type(output_mask), describe_)(output_mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3720,8 +3632,7 @@ def traced_88(fn_, site_, names_):
             return fn_(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_out': grad_out if type(grad_out) in plain_ else summary_(type(grad_out), describe_)(grad_out), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'running_mean': running_mean if type(running_mean) in plain_ else summary_(type(running_mean), describe_)(running_mean), 'running_var': running_var if type(running_var) in plain_ else summary_(type(running_var), describe_)(running_var), 'save_mean': save_mean if type(save_mean) in plain_ else summary_(type(save_mean), describe_)(save_mean), 'save_invstd': save_invstd if type(save_invstd) in plain_ else summary_(type(save_invstd), describe_)(save_invstd), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'output_mask': output_mask if type(output_mask) in plain_ else summary_(type(output_mask), describe_)(output_mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3762,8 +3673,7 @@ def traced_89(fn_, site_, names_):
             return fn_(grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_out': grad_out if type(grad_out) in plain_ else summary_(type(grad_out), describe_)(grad_out), 'log_probs': log_probs if type(log_probs) in plain_ else summary_(type(log_probs), describe_)(log_probs), 'targets': targets if type(targets) in plain_ else summary_(type(targets), describe_)(targets), 'input_lengths': input_lengths if type(input_lengths) in plain_ else summary_(type(input_lengths), describe_)(input_lengths), 'target_lengths': target_lengths if type(target_lengths) in plain_ else summary_(type(target_lengths), describe_)(target_lengths), 'neg_log_likelihood': neg_log_likelihood if type(neg_log_likelihood) in plain_ else summary_(type(neg_log_likelihood), describe_)(neg_log_likelihood), 'log_alpha': log_alpha if type(log_alpha) in plain_ else summary_(type(log_alpha), describe_)(log_alpha), 'blank': blank if type(blank) in plain_ else summary_(type(blank), describe_)(blank), 'zero_infinity': zero_infinity if type(zero_infinity) in plain_ else summary_(type(zero_infinity), describe_)(zero_infinity)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3804,8 +3714,7 @@ def traced_90(fn_, site_, names_):
             return fn_(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, indices, num_weights, padding_idx, scale_grad_by_freq), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'num_weights': num_weights if type(num_weights) in plain_ else summary_(type(num_weights), describe_)(num_weights), 'padding_idx': padding_idx if type(padding_idx) in plain_ else summary_(type(padding_idx), describe_)(padding_idx), 'scale_grad_by_freq': scale_grad_by_freq if type(scale_grad_by_freq) in plain_ else summary_(type(scale_grad_by_freq), describe_)(scale_grad_by_freq)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3846,8 +3755,7 @@ def traced_91(fn_, site_, names_):
             return fn_(grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'grid': grid if type(grid) in plain_ else summary_(type(grid), describe_)(grid), 'interpolation_mode': interpolation_mode if type(interpolation_mode) in plain_ else summary_(type(interpolation_mode), describe_)(interpolation_mode), 'padding_mode': padding_mode if type(padding_mode) in plain_ else summary_(type(padding_mode), describe_)(padding_mode), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'output_mask': output_mask if type(output_mask) in plain_ else summary_(type(output_mask), describe_)(output_mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3888,8 +3796,7 @@ def traced_92(fn_, site_, names_):
             return fn_(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias_sizes': bias_sizes if type(bias_sizes) in plain_ else summary_(type(bias_sizes), describe_)(bias_sizes), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'transposed': transposed if type(transposed) in plain_ else summary_(type(transposed), describe_)(transposed), 'output_padding': output_padding if type(output_padding) in plain_ else summary_(type(output_padding), describe_)(output_padding), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups), 'output_mask': output_mask if type(output_mask) in plain_ else summary_(type(output_mask), describe_)(output_mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3930,8 +3837,7 @@ def traced_93(fn_, site_, names_):
             return fn_(grad_output, self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -3972,8 +3878,7 @@ def traced_94(fn_, site_, names_):
             return fn_(grad_output, self, buffer)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, buffer), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'buffer': buffer if type(buffer) in plain_ else summary_(type(buffer), describe_)(buffer)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4014,8 +3919,7 @@ def traced_95(fn_, site_, names_):
             return fn_(grad_output, self, buffer, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, buffer, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'buffer': buffer if type(buffer) in plain_ else summary_(type(buffer), describe_)(buffer), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4056,8 +3960,7 @@ def traced_96(fn_, site_, names_):
             return fn_(grad_output, self, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4098,8 +4001,7 @@ def traced_97(fn_, site_, names_):
             return fn_(grad_output, self, dim, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, dim, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4140,8 +4042,7 @@ def traced_98(fn_, site_, names_):
             return fn_(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'ceil_mode': ceil_mode if type(ceil_mode) in plain_ else summary_(type(ceil_mode), describe_)(ceil_mode), 'count_include_pad': count_include_pad if type(count_include_pad) in plain_ else summary_(type(count_include_pad), describe_)(count_include_pad), 'divisor_override': divisor_override if type(divisor_override) in plain_ else summary_(type(divisor_override), describe_)(divisor_override)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4182,8 +4083,7 @@ def traced_99(fn_, site_, names_):
             return fn_(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'ceil_mode': ceil_mode if type(ceil_mode) in plain_ else summary_(type(ceil_mode), describe_)(ceil_mode), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4224,8 +4124,7 @@ def traced_100(fn_, site_, names_):
             return fn_(grad_output, self, min_val, max_val)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, min_val, max_val), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'min_val': min_val if type(min_val) in plain_ else summary_(type(min_val), describe_)(min_val), 'max_val': max_val if type(max_val) in plain_ else summary_(type(max_val), describe_)(max_val)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4266,8 +4165,7 @@ def traced_101(fn_, site_, names_):
             return fn_(grad_output, self, min_val, max_val, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, min_val, max_val, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'min_val': min_val if type(min_val) in plain_ else summary_(type(min_val), describe_)(min_val), 'max_val': max_val if type(max_val) in plain_ else summary_(type(max_val), describe_)(max_val), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4308,8 +4206,7 @@ def traced_102(fn_, site_, names_):
             return fn_(grad_output, self, noise, lower, upper, training, self_is_result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, noise, lower, upper, training, self_is_result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'noise': noise if type(noise) in plain_ else summary_(type(noise), describe_)(noise), 'lower': lower if type(lower) in plain_ else summary_(type(lower), describe_)(lower), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'training': training if type(training) in plain_ else summary_(type(training), describe_)(training), 'self_is_result': self_is_result if type(self_is_result) in plain_ else summary_(type(self_is_result), describe_)(self_is_result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4350,8 +4247,7 @@ def traced_103(fn_, site_, names_):
             return fn_(grad_output, self, padding)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, padding), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4392,8 +4288,7 @@ def traced_104(fn_, site_, names_):
             return fn_(grad_output, self, target, p, margin, weight, reduction, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, p, margin, weight, reduction, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'margin': margin if type(margin) in plain_ else summary_(type(margin), describe_)(margin), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4434,8 +4329,7 @@ def traced_105(fn_, site_, names_, _d5, _d6):
             return fn_(grad_output, self, target, p, margin, weight, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, p, margin, weight, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'margin': margin if type(margin) in plain_ else summary_(type(margin), describe_)(margin), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4476,8 +4370,7 @@ def traced_106(fn_, site_, names_):
             return fn_(grad_output, self, target, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4518,8 +4411,7 @@ def traced_107(fn_, site_, names_):
             return fn_(grad_output, self, target, reduction, beta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction, beta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4560,8 +4452,7 @@ def traced_108(fn_, site_, names_):
             return fn_(grad_output, self, target, reduction, beta, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction, beta, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4602,8 +4493,7 @@ def traced_109(fn_, site_, names_):
             return fn_(grad_output, self, target, reduction, delta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction, delta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'delta': delta if type(delta) in plain_ else summary_(type(delta), describe_)(delta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4644,8 +4534,7 @@ def traced_110(fn_, site_, names_):
             return fn_(grad_output, self, target, reduction, delta, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction, delta, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'delta': delta if type(delta) in plain_ else summary_(type(delta), describe_)(delta), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4686,8 +4575,7 @@ def traced_111(fn_, site_, names_):
             return fn_(grad_output, self, target, reduction, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4728,8 +4616,7 @@ def traced_112(fn_, site_, names_):
             return fn_(grad_output, self, target, reduction, is_target)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction, is_target), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'is_target': is_target if type(is_target) in plain_ else summary_(type(is_target), describe_)(is_target)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4770,8 +4657,7 @@ def traced_113(fn_, site_, names_):
             return fn_(grad_output, self, target, reduction, is_target, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, reduction, is_target, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'is_target': is_target if type(is_target) in plain_ else summary_(type(is_target), describe_)(is_target), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4812,8 +4698,7 @@ def traced_114(fn_, site_, names_, _d3, _d4):
             return fn_(grad_output, self, target, weight, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, target, weight, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4854,8 +4739,7 @@ def traced_115(fn_, site_, names_):
             return fn_(grad_output, self, weight)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_output, self, weight), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4896,8 +4780,7 @@ def traced_116(fn_, site_, names_):
             return fn_(grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_v': grad_v if type(grad_v) in plain_ else summary_(type(grad_v), describe_)(grad_v), 'grad_g': grad_g if type(grad_g) in plain_ else summary_(type(grad_g), describe_)(grad_g), 'grad_w': grad_w if type(grad_w) in plain_ else summary_(type(grad_w), describe_)(grad_w), 'saved_v': saved_v if type(saved_v) in plain_ else summary_(type(saved_v), describe_)(saved_v), 'saved_g': saved_g if type(saved_g) in plain_ else summary_(type(saved_g), describe_)(saved_g), 'saved_norm': saved_norm if type(saved_norm) in plain_ else summary_(type(saved_norm), describe_)(saved_norm), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4938,8 +4821,7 @@ def traced_117(fn_, site_, names_):
             return fn_(grad_w, saved_v, saved_g, saved_norms, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_w, saved_v, saved_g, saved_norms, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_w': grad_w if type(grad_w) in plain_ else summary_(type(grad_w), describe_)(grad_w), 'saved_v': saved_v if type(saved_v) in plain_ else summary_(type(saved_v), describe_)(saved_v), 'saved_g': saved_g if type(saved_g) in plain_ else summary_(type(saved_g), describe_)(saved_g), 'saved_norms': saved_norms if type(saved_norms) in plain_ else summary_(type(saved_norms), describe_)(saved_norms), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -4980,8 +4862,7 @@ def traced_118(fn_, site_, names_):
             return fn_(grad_x1, grad, x1, x2, p, cdist)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_x1, grad, x1, x2, p, cdist), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_x1': grad_x1 if type(grad_x1) in plain_ else summary_(type(grad_x1), describe_)(grad_x1), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'x1': x1 if type(x1) in plain_ else summary_(type(x1), describe_)(x1), 'x2': x2 if type(x2) in plain_ else summary_(type(x2), describe_)(x2), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'cdist': cdist if type(cdist) in plain_ else summary_(type(cdist), describe_)(cdist)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5022,8 +4903,7 @@ def traced_119(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
             return fn_(high, size, low, generator, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (high, size, low, generator, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'high': high if type(high) in plain_ else summary_(type(high), describe_)(high), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'low': low if type(low) in plain_ else summary_(type(low), describe_)(low), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5064,8 +4944,7 @@ def traced_120(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(high, size, low, generator, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (high, size, low, generator, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'high': high if type(high) in plain_ else summary_(type(high), describe_)(high), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'low': low if type(low) in plain_ else summary_(type(low), describe_)(low), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5106,8 +4985,7 @@ def traced_121(fn_, site_, names_, _d7):
             return fn_(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'i1': i1 if type(i1) in plain_ else summary_(type(i1), describe_)(i1), 'i2': i2 if type(i2) in plain_ else summary_(type(i2), describe_)(i2), 'i3': i3 if type(i3) in plain_ else summary_(type(i3), describe_)(i3), 'expand1': expand1 if type(expand1) in plain_ else summary_(type(expand1), describe_)(expand1), 'expand2': expand2 if type(expand2) in plain_ else summary_(type(expand2), describe_)(expand2), 'expand3': expand3 if type(expand3) in plain_ else summary_(type(expand3), describe_)(expand3), 'sumdim': sumdim if type(sumdim) in plain_ else summary_(type(sumdim), describe_)(sumdim), 'unroll_dim': unroll_dim if type(unroll_dim) in plain_ else summary_(type(unroll_dim), describe_)(unroll_dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5148,8 +5026,7 @@ def traced_122(fn_, site_, names_):
             return fn_(index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (index,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'index': index if type(index) in plain_ else summary_(type(index), describe_)(index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5190,8 +5067,7 @@ def traced_123(fn_, site_, names_):
             return fn_(input, a, tau)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, a, tau), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'a': a if type(a) in plain_ else summary_(type(a), describe_)(a), 'tau': tau if type(tau) in plain_ else summary_(type(tau), describe_)(tau)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5232,8 +5108,7 @@ def traced_124(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(input, atol, rtol, hermitian, tol)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, atol, rtol, hermitian, tol), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'atol': atol if type(atol) in plain_ else summary_(type(atol), describe_)(atol), 'rtol': rtol if type(rtol) in plain_ else summary_(type(rtol), describe_)(rtol), 'hermitian': hermitian if type(hermitian) in plain_ else summary_(type(hermitian), describe_)(hermitian), 'tol': tol if type(tol) in plain_ else summary_(type(tol), describe_)(tol)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5274,8 +5149,7 @@ def traced_125(fn_, site_, names_):
             return fn_(input, grid, interpolation_mode, padding_mode, align_corners)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, grid, interpolation_mode, padding_mode, align_corners), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'grid': grid if type(grid) in plain_ else summary_(type(grid), describe_)(grid), 'interpolation_mode': interpolation_mode if type(interpolation_mode) in plain_ else summary_(type(interpolation_mode), describe_)(interpolation_mode), 'padding_mode': padding_mode if type(padding_mode) in plain_ else summary_(type(padding_mode), describe_)(padding_mode), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5316,8 +5190,7 @@ def traced_126(fn_, site_, names_):
             return fn_(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'hx': hx if type(hx) in plain_ else summary_(type(hx), describe_)(hx), 'params': params if type(params) in plain_ else summary_(type(params), describe_)(params), 'has_biases': has_biases if type(has_biases) in plain_ else summary_(type(has_biases), describe_)(has_biases), 'num_layers': num_layers if type(num_layers) in plain_ else summary_(type(num_layers), describe_)(num_layers), 'dropout': dropout if type(dropout) in plain_ else summary_(type(dropout), describe_)(dropout), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train), 'bidirectional': bidirectional if type(bidirectional) in plain_ else summary_(type(bidirectional), describe_)(bidirectional), 'batch_first': batch_first if type(batch_first) in plain_ else summary_(type(batch_first), describe_)(batch_first)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5358,8 +5231,7 @@ def traced_127(fn_, site_, names_, _d4, _d5):
             return fn_(input, hx, w_ih, w_hh, b_ih, b_hh)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, hx, w_ih, w_hh, b_ih, b_hh), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'hx': hx if type(hx) in plain_ else summary_(type(hx), describe_)(hx), 'w_ih': w_ih if type(w_ih) in plain_ else summary_(type(w_ih), describe_)(w_ih), 'w_hh': w_hh if type(w_hh) in plain_ else summary_(type(w_hh), describe_)(w_hh), 'b_ih': b_ih if type(b_ih) in plain_ else summary_(type(b_ih), describe_)(b_ih), 'b_hh': b_hh if type(b_hh) in plain_ else summary_(type(b_hh), describe_)(b_hh)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5400,8 +5272,7 @@ def traced_128(fn_, site_, names_):
             return fn_(input, info, upper)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, info, upper), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'info': info if type(info) in plain_ else summary_(type(info), describe_)(info), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5442,8 +5313,7 @@ def traced_129(fn_, site_, names_):
             return fn_(input, infos, upper)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, infos, upper), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'infos': infos if type(infos) in plain_ else summary_(type(infos), describe_)(infos), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5484,8 +5354,7 @@ def traced_130(fn_, site_, names_):
             return fn_(input, lengths, batch_first)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, lengths, batch_first), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'lengths': lengths if type(lengths) in plain_ else summary_(type(lengths), describe_)(lengths), 'batch_first': batch_first if type(batch_first) in plain_ else summary_(type(batch_first), describe_)(batch_first)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5526,8 +5395,7 @@ def traced_131(fn_, site_, names_):
             return fn_(input, mean, var_sum)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, mean, var_sum), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'var_sum': var_sum if type(var_sum) in plain_ else summary_(type(var_sum), describe_)(var_sum)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5568,8 +5436,7 @@ def traced_132(fn_, site_, names_):
             return fn_(input, normalized_shape, weight, bias, eps)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, normalized_shape, weight, bias, eps), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'normalized_shape': normalized_shape if type(normalized_shape) in plain_ else summary_(type(normalized_shape), describe_)(normalized_shape), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5610,8 +5477,7 @@ def traced_133(fn_, site_, names_):
             return fn_(input, normalized_shape, weight, eps)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, normalized_shape, weight, eps), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'normalized_shape': normalized_shape if type(normalized_shape) in plain_ else summary_(type(normalized_shape), describe_)(normalized_shape), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5652,8 +5518,7 @@ def traced_134(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(input, normalized_shape, weight, bias, eps, cudnn_enable)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, normalized_shape, weight, bias, eps, cudnn_enable), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'normalized_shape': normalized_shape if type(normalized_shape) in plain_ else summary_(type(normalized_shape), describe_)(normalized_shape), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'cudnn_enable': cudnn_enable if type(cudnn_enable) in plain_ else summary_(type(cudnn_enable), describe_)(cudnn_enable)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5694,8 +5559,7 @@ def traced_135(fn_, site_, names_, _d2, _d3):
             return fn_(input, normalized_shape, weight, eps)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, normalized_shape, weight, eps), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'normalized_shape': normalized_shape if type(normalized_shape) in plain_ else summary_(type(normalized_shape), describe_)(normalized_shape), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5736,8 +5600,7 @@ def traced_136(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(input, num_groups, weight, bias, eps, cudnn_enabled)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, num_groups, weight, bias, eps, cudnn_enabled), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'num_groups': num_groups if type(num_groups) in plain_ else summary_(type(num_groups), describe_)(num_groups), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'cudnn_enabled': cudnn_enabled if type(cudnn_enabled) in plain_ else summary_(type(cudnn_enabled), describe_)(cudnn_enabled)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5778,8 +5641,7 @@ def traced_137(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(input, out, atol, rtol, hermitian, tol)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, out, atol, rtol, hermitian, tol), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out), 'atol': atol if type(atol) in plain_ else summary_(type(atol), describe_)(atol), 'rtol': rtol if type(rtol) in plain_ else summary_(type(rtol), describe_)(rtol), 'hermitian': hermitian if type(hermitian) in plain_ else summary_(type(hermitian), describe_)(hermitian), 'tol': tol if type(tol) in plain_ else summary_(type(tol), describe_)(tol)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5820,8 +5682,7 @@ def traced_138(fn_, site_, names_):
             return fn_(input, output_size, align_corners, scale_factors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, output_size, align_corners, scale_factors), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scale_factors': scale_factors if type(scale_factors) in plain_ else summary_(type(scale_factors), describe_)(scale_factors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5862,8 +5723,7 @@ def traced_139(fn_, site_, names_):
             return fn_(input, output_size, scale_factors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, output_size, scale_factors), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'scale_factors': scale_factors if type(scale_factors) in plain_ else summary_(type(scale_factors), describe_)(scale_factors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5904,8 +5764,7 @@ def traced_140(fn_, site_, names_):
             return fn_(input, p, train)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, p, train), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5946,8 +5805,7 @@ def traced_141(fn_, site_, names_):
             return fn_(input, target)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, target), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -5988,8 +5846,7 @@ def traced_142(fn_, site_, names_):
             return fn_(input, target, log_input, full, eps, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, target, log_input, full, eps, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'log_input': log_input if type(log_input) in plain_ else summary_(type(log_input), describe_)(log_input), 'full': full if type(full) in plain_ else summary_(type(full), describe_)(full), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6030,8 +5887,7 @@ def traced_143(fn_, site_, names_):
             return fn_(input, target, output, is_target, reduction, nframe, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, target, output, is_target, reduction, nframe, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'is_target': is_target if type(is_target) in plain_ else summary_(type(is_target), describe_)(is_target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'nframe': nframe if type(nframe) in plain_ else summary_(type(nframe), describe_)(nframe), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6072,8 +5928,7 @@ def traced_144(fn_, site_, names_):
             return fn_(input, target, weight)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, target, weight), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6114,8 +5969,7 @@ def traced_145(fn_, site_, names_):
             return fn_(input, tau)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, tau), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'tau': tau if type(tau) in plain_ else summary_(type(tau), describe_)(tau)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6156,8 +6010,7 @@ def traced_146(fn_, site_, names_):
             return fn_(input, tau, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, tau, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'tau': tau if type(tau) in plain_ else summary_(type(tau), describe_)(tau), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6198,8 +6051,7 @@ def traced_147(fn_, site_, names_):
             return fn_(input, values, vectors, infos, compute_v)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, values, vectors, infos, compute_v), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'vectors': vectors if type(vectors) in plain_ else summary_(type(vectors), describe_)(vectors), 'infos': infos if type(infos) in plain_ else summary_(type(infos), describe_)(infos), 'compute_v': compute_v if type(compute_v) in plain_ else summary_(type(compute_v), describe_)(compute_v)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6240,8 +6092,7 @@ def traced_148(fn_, site_, names_):
             return fn_(input, weight, bias, N, C, HxW, group, eps)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, N, C, HxW, group, eps), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'N': N if type(N) in plain_ else summary_(type(N), describe_)(N), 'C': C if type(C) in plain_ else summary_(type(C), describe_)(C), 'HxW': HxW if type(HxW) in plain_ else summary_(type(HxW), describe_)(HxW), 'group': group if type(group) in plain_ else summary_(type(group), describe_)(group), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6282,8 +6133,7 @@ def traced_149(fn_, site_, names_):
             return fn_(input, weight, bias, running_mean, running_var, training, momentum, eps)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, running_mean, running_var, training, momentum, eps), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'running_mean': running_mean if type(running_mean) in plain_ else summary_(type(running_mean), describe_)(running_mean), 'running_var': running_var if type(running_var) in plain_ else summary_(type(running_var), describe_)(running_var), 'training': training if type(training) in plain_ else summary_(type(training), describe_)(training), 'momentum': momentum if type(momentum) in plain_ else summary_(type(momentum), describe_)(momentum), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6324,8 +6174,7 @@ def traced_150(fn_, site_, names_):
             return fn_(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'running_mean': running_mean if type(running_mean) in plain_ else summary_(type(running_mean), describe_)(running_mean), 'running_var': running_var if type(running_var) in plain_ else summary_(type(running_var), describe_)(running_var), 'training': training if type(training) in plain_ else summary_(type(training), describe_)(training), 'momentum': momentum if type(momentum) in plain_ else summary_(type(momentum), describe_)(momentum), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'cudnn_enabled': cudnn_enabled if type(cudnn_enabled) in plain_ else summary_(type(cudnn_enabled), describe_)(cudnn_enabled)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6366,8 +6215,7 @@ def traced_151(fn_, site_, names_):
             return fn_(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'running_mean': running_mean if type(running_mean) in plain_ else summary_(type(running_mean), describe_)(running_mean), 'running_var': running_var if type(running_var) in plain_ else summary_(type(running_var), describe_)(running_var), 'use_input_stats': use_input_stats if type(use_input_stats) in plain_ else summary_(type(use_input_stats), describe_)(use_input_stats), 'momentum': momentum if type(momentum) in plain_ else summary_(type(momentum), describe_)(momentum), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'cudnn_enabled': cudnn_enabled if type(cudnn_enabled) in plain_ else summary_(type(cudnn_enabled), describe_)(cudnn_enabled)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6408,8 +6256,7 @@ def traced_152(fn_, site_, names_):
             return fn_(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'transposed': transposed if type(transposed) in plain_ else summary_(type(transposed), describe_)(transposed), 'output_padding': output_padding if type(output_padding) in plain_ else summary_(type(output_padding), describe_)(output_padding), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6450,8 +6297,7 @@ def traced_153(fn_, site_, names_):
             return fn_(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'transposed': transposed if type(transposed) in plain_ else summary_(type(transposed), describe_)(transposed), 'output_padding': output_padding if type(output_padding) in plain_ else summary_(type(output_padding), describe_)(output_padding), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups), 'benchmark': benchmark if type(benchmark) in plain_ else summary_(type(benchmark), describe_)(benchmark), 'deterministic': deterministic if type(deterministic) in plain_ else summary_(type(deterministic), describe_)(deterministic), 'cudnn_enabled': cudnn_enabled if type(cudnn_enabled) in plain_ else summary_(type(cudnn_enabled), describe_)(cudnn_enabled), 'allow_tf32': allow_tf32 if type(allow_tf32) in plain_ else summary_(type(allow_tf32), describe_)(allow_tf32)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6492,8 +6338,7 @@ def traced_154(fn_, site_, names_, _d2):
             return fn_(input, weight, bias)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6534,8 +6379,7 @@ def traced_155(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             return fn_(input, weight, bias, stride, padding, dilation, groups)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, stride, padding, dilation, groups), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6576,8 +6420,7 @@ def traced_156(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
             return fn_(input, weight, bias, stride, padding, output_padding, groups, dilation)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, weight, bias, stride, padding, output_padding, groups, dilation), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'output_padding': output_padding if type(output_padding) in plain_ else summary_(type(output_padding), describe_)(output_padding), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6618,8 +6461,7 @@ def traced_157(fn_, site_, names_, _d3, _d4):
             return fn_(input1, input2, target, margin, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input1, input2, target, margin, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input1': input1 if type(input1) in plain_ else summary_(type(input1), describe_)(input1), 'input2': input2 if type(input2) in plain_ else summary_(type(input2), describe_)(input2), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'margin': margin if type(margin) in plain_ else summary_(type(margin), describe_)(margin), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6660,8 +6502,7 @@ def traced_158(fn_, site_, names_, _d3):
             return fn_(input1, input2, weight, bias)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input1, input2, weight, bias), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input1': input1 if type(input1) in plain_ else summary_(type(input1), describe_)(input1), 'input2': input2 if type(input2) in plain_ else summary_(type(input2), describe_)(input2), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6702,8 +6543,7 @@ def traced_159(fn_, site_, names_):
             return fn_(it)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6744,8 +6584,7 @@ def traced_160(fn_, site_, names_):
             return fn_(it, *scalars)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, *scalars), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": recorder.describe_args(names_, (it, *scalars), {})}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6786,8 +6625,7 @@ def traced_161(fn_, site_, names_):
             return fn_(it, A)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6828,8 +6666,7 @@ def traced_162(fn_, site_, names_):
             return fn_(it, A, B, left, check_errors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, B, left, check_errors), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6870,8 +6707,7 @@ def traced_163(fn_, site_, names_):
             return fn_(it, A, B, left, check_errors, result, LU, pivots, info)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, B, left, check_errors, result, LU, pivots, info), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots), 'info': info if type(info) in plain_ else summary_(type(info), describe_)(info)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6912,8 +6748,7 @@ def traced_164(fn_, site_, names_):
             return fn_(it, A, UPLO, compute_v)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, UPLO, compute_v), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'UPLO': UPLO if type(UPLO) in plain_ else summary_(type(UPLO), describe_)(UPLO), 'compute_v': compute_v if type(compute_v) in plain_ else summary_(type(compute_v), describe_)(compute_v)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6954,8 +6789,7 @@ def traced_165(fn_, site_, names_):
             return fn_(it, A, UPLO, compute_v, eigenvalues, eigenvectors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, UPLO, compute_v, eigenvalues, eigenvectors), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'UPLO': UPLO if type(UPLO) in plain_ else summary_(type(UPLO), describe_)(UPLO), 'compute_v': compute_v if type(compute_v) in plain_ else summary_(type(compute_v), describe_)(compute_v), 'eigenvalues': eigenvalues if type(eigenvalues) in plain_ else summary_(type(eigenvalues), describe_)(eigenvalues), 'eigenvectors': eigenvectors if type(eigenvectors) in plain_ else summary_(type(eigenvectors), describe_)(eigenvectors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -6996,8 +6830,7 @@ def traced_166(fn_, site_, names_):
             return fn_(it, A, check_errors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, check_errors), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7038,8 +6871,7 @@ def traced_167(fn_, site_, names_):
             return fn_(it, A, check_errors, inverse, info)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, check_errors, inverse, info), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors), 'inverse': inverse if type(inverse) in plain_ else summary_(type(inverse), describe_)(inverse), 'info': info if type(info) in plain_ else summary_(type(info), describe_)(info)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7080,8 +6912,7 @@ def traced_168(fn_, site_, names_):
             return fn_(it, A, full_matrices, compute_uv, driver)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, full_matrices, compute_uv, driver), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'full_matrices': full_matrices if type(full_matrices) in plain_ else summary_(type(full_matrices), describe_)(full_matrices), 'compute_uv': compute_uv if type(compute_uv) in plain_ else summary_(type(compute_uv), describe_)(compute_uv), 'driver': driver if type(driver) in plain_ else summary_(type(driver), describe_)(driver)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7122,8 +6953,7 @@ def traced_169(fn_, site_, names_):
             return fn_(it, A, full_matrices, compute_uv, driver, U, S, Vh)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, full_matrices, compute_uv, driver, U, S, Vh), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'full_matrices': full_matrices if type(full_matrices) in plain_ else summary_(type(full_matrices), describe_)(full_matrices), 'compute_uv': compute_uv if type(compute_uv) in plain_ else summary_(type(compute_uv), describe_)(compute_uv), 'driver': driver if type(driver) in plain_ else summary_(type(driver), describe_)(driver), 'U': U if type(U) in plain_ else summary_(type(U), describe_)(U), 'S': S if type(S) in plain_ else summary_(type(S), describe_)(S), 'Vh': Vh if type(Vh) in plain_ else summary_(type(Vh), describe_)(Vh)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7164,8 +6994,7 @@ def traced_170(fn_, site_, names_):
             return fn_(it, A, mode)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, mode), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7206,8 +7035,7 @@ def traced_171(fn_, site_, names_):
             return fn_(it, A, mode, Q, R)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, mode, Q, R), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'Q': Q if type(Q) in plain_ else summary_(type(Q), describe_)(Q), 'R': R if type(R) in plain_ else summary_(type(R), describe_)(R)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7248,8 +7076,7 @@ def traced_172(fn_, site_, names_):
             return fn_(it, A, pivot)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, pivot), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'pivot': pivot if type(pivot) in plain_ else summary_(type(pivot), describe_)(pivot)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7290,8 +7117,7 @@ def traced_173(fn_, site_, names_):
             return fn_(it, A, pivot, P, L, U)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, pivot, P, L, U), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'pivot': pivot if type(pivot) in plain_ else summary_(type(pivot), describe_)(pivot), 'P': P if type(P) in plain_ else summary_(type(P), describe_)(P), 'L': L if type(L) in plain_ else summary_(type(L), describe_)(L), 'U': U if type(U) in plain_ else summary_(type(U), describe_)(U)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7332,8 +7158,7 @@ def traced_174(fn_, site_, names_):
             return fn_(it, A, pivot, check_errors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, pivot, check_errors), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'pivot': pivot if type(pivot) in plain_ else summary_(type(pivot), describe_)(pivot), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7374,8 +7199,7 @@ def traced_175(fn_, site_, names_):
             return fn_(it, A, pivot, check_errors, LU, pivots, info)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, pivot, check_errors, LU, pivots, info), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'pivot': pivot if type(pivot) in plain_ else summary_(type(pivot), describe_)(pivot), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots), 'info': info if type(info) in plain_ else summary_(type(info), describe_)(info)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7416,8 +7240,7 @@ def traced_176(fn_, site_, names_):
             return fn_(it, A, result, LU, pivots)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, result, LU, pivots), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7458,8 +7281,7 @@ def traced_177(fn_, site_, names_):
             return fn_(it, A, sign, logabsdet, LU, pivots)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, A, sign, logabsdet, LU, pivots), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'sign': sign if type(sign) in plain_ else summary_(type(sign), describe_)(sign), 'logabsdet': logabsdet if type(logabsdet) in plain_ else summary_(type(logabsdet), describe_)(logabsdet), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7500,8 +7322,7 @@ def traced_178(fn_, site_, names_):
             return fn_(it, LU, pivots, B, left, adjoint)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, LU, pivots, B, left, adjoint), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'adjoint': adjoint if type(adjoint) in plain_ else summary_(type(adjoint), describe_)(adjoint)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7542,8 +7363,7 @@ def traced_179(fn_, site_, names_):
             return fn_(it, LU, pivots, B, left, adjoint, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, LU, pivots, B, left, adjoint, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'adjoint': adjoint if type(adjoint) in plain_ else summary_(type(adjoint), describe_)(adjoint), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7584,8 +7404,7 @@ def traced_180(fn_, site_, names_):
             return fn_(it, LU, pivots, unpack_data, unpack_pivots)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, LU, pivots, unpack_data, unpack_pivots), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots), 'unpack_data': unpack_data if type(unpack_data) in plain_ else summary_(type(unpack_data), describe_)(unpack_data), 'unpack_pivots': unpack_pivots if type(unpack_pivots) in plain_ else summary_(type(unpack_pivots), describe_)(unpack_pivots)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7626,8 +7445,7 @@ def traced_181(fn_, site_, names_):
             return fn_(it, LU, pivots, unpack_lu, unpack_pivots, P, L, U)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, LU, pivots, unpack_lu, unpack_pivots, P, L, U), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'LU': LU if type(LU) in plain_ else summary_(type(LU), describe_)(LU), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots), 'unpack_lu': unpack_lu if type(unpack_lu) in plain_ else summary_(type(unpack_lu), describe_)(unpack_lu), 'unpack_pivots': unpack_pivots if type(unpack_pivots) in plain_ else summary_(type(unpack_pivots), describe_)(unpack_pivots), 'P': P if type(P) in plain_ else summary_(type(P), describe_)(P), 'L': L if type(L) in plain_ else summary_(type(L), describe_)(L), 'U': U if type(U) in plain_ else summary_(type(U), describe_)(U)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7668,8 +7486,7 @@ def traced_182(fn_, site_, names_):
             return fn_(it, alpha_scalar)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, alpha_scalar), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'alpha_scalar': alpha_scalar if type(alpha_scalar) in plain_ else summary_(type(alpha_scalar), describe_)(alpha_scalar)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7710,8 +7527,7 @@ def traced_183(fn_, site_, names_):
             return fn_(it, batch1, batch2, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, batch1, batch2, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'batch1': batch1 if type(batch1) in plain_ else summary_(type(batch1), describe_)(batch1), 'batch2': batch2 if type(batch2) in plain_ else summary_(type(batch2), describe_)(batch2), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7752,8 +7568,7 @@ def traced_184(fn_, site_, names_):
             return fn_(it, beta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, beta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7794,8 +7609,7 @@ def traced_185(fn_, site_, names_):
             return fn_(it, correction, take_sqrt)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, correction, take_sqrt), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'correction': correction if type(correction) in plain_ else summary_(type(correction), describe_)(correction), 'take_sqrt': take_sqrt if type(take_sqrt) in plain_ else summary_(type(take_sqrt), describe_)(take_sqrt)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7836,8 +7650,7 @@ def traced_186(fn_, site_, names_):
             return fn_(it, decimals)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, decimals), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'decimals': decimals if type(decimals) in plain_ else summary_(type(decimals), describe_)(decimals)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7878,8 +7691,7 @@ def traced_187(fn_, site_, names_):
             return fn_(it, delta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, delta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'delta': delta if type(delta) in plain_ else summary_(type(delta), describe_)(delta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7920,8 +7732,7 @@ def traced_188(fn_, site_, names_):
             return fn_(it, eps_scalar)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, eps_scalar), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'eps_scalar': eps_scalar if type(eps_scalar) in plain_ else summary_(type(eps_scalar), describe_)(eps_scalar)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -7962,8 +7773,7 @@ def traced_189(fn_, site_, names_):
             return fn_(it, exp_scalar)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, exp_scalar), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'exp_scalar': exp_scalar if type(exp_scalar) in plain_ else summary_(type(exp_scalar), describe_)(exp_scalar)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8004,8 +7814,7 @@ def traced_190(fn_, site_, names_):
             return fn_(it, fill)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, fill), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'fill': fill if type(fill) in plain_ else summary_(type(fill), describe_)(fill)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8046,8 +7855,7 @@ def traced_191(fn_, site_, names_):
             return fn_(it, from_, to, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, from_, to, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'from_': from_ if type(from_) in plain_ else summary_(type(from_), describe_)(from_), 'to': to if type(to) in plain_ else summary_(type(to), describe_)(to), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8088,8 +7896,7 @@ def traced_192(fn_, site_, names_):
             return fn_(it, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8130,8 +7937,7 @@ def traced_193(fn_, site_, names_):
             return fn_(it, grad, output, dim, input_dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, output, dim, input_dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'input_dtype': input_dtype if type(input_dtype) in plain_ else summary_(type(input_dtype), describe_)(input_dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8172,8 +7978,7 @@ def traced_194(fn_, site_, names_):
             return fn_(it, grad, output, dim, input_dtype, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, output, dim, input_dtype, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'input_dtype': input_dtype if type(input_dtype) in plain_ else summary_(type(input_dtype), describe_)(input_dtype), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8214,8 +8019,7 @@ def traced_195(fn_, site_, names_):
             return fn_(it, grad, output, dim, input_dtype, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, output, dim, input_dtype, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'input_dtype': input_dtype if type(input_dtype) in plain_ else summary_(type(input_dtype), describe_)(input_dtype), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8256,8 +8060,7 @@ def traced_196(fn_, site_, names_):
             return fn_(it, grad, self, threshold)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, self, threshold), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'threshold': threshold if type(threshold) in plain_ else summary_(type(threshold), describe_)(threshold)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8298,8 +8101,7 @@ def traced_197(fn_, site_, names_):
             return fn_(it, grad, self, threshold, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad, self, threshold, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'threshold': threshold if type(threshold) in plain_ else summary_(type(threshold), describe_)(threshold), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8340,8 +8142,7 @@ def traced_198(fn_, site_, names_):
             return fn_(it, grad_out, self, lambd)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_out, self, lambd), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_out': grad_out if type(grad_out) in plain_ else summary_(type(grad_out), describe_)(grad_out), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'lambd': lambd if type(lambd) in plain_ else summary_(type(lambd), describe_)(lambd)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8382,8 +8183,7 @@ def traced_199(fn_, site_, names_):
             return fn_(it, grad_out, self, lambd, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_out, self, lambd, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_out': grad_out if type(grad_out) in plain_ else summary_(type(grad_out), describe_)(grad_out), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'lambd': lambd if type(lambd) in plain_ else summary_(type(lambd), describe_)(lambd), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8424,8 +8224,7 @@ def traced_200(fn_, site_, names_):
             return fn_(it, grad_output, alpha, scale, input_scale, is_result, self_or_result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, alpha, scale, input_scale, is_result, self_or_result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'scale': scale if type(scale) in plain_ else summary_(type(scale), describe_)(scale), 'input_scale': input_scale if type(input_scale) in plain_ else summary_(type(input_scale), describe_)(input_scale), 'is_result': is_result if type(is_result) in plain_ else summary_(type(is_result), describe_)(is_result), 'self_or_result': self_or_result if type(self_or_result) in plain_ else summary_(type(self_or_result), describe_)(self_or_result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8466,8 +8265,7 @@ def traced_201(fn_, site_, names_):
             return fn_(it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'scale': scale if type(scale) in plain_ else summary_(type(scale), describe_)(scale), 'input_scale': input_scale if type(input_scale) in plain_ else summary_(type(input_scale), describe_)(input_scale), 'is_result': is_result if type(is_result) in plain_ else summary_(type(is_result), describe_)(is_result), 'self_or_result': self_or_result if type(self_or_result) in plain_ else summary_(type(self_or_result), describe_)(self_or_result), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8508,8 +8306,7 @@ def traced_202(fn_, site_, names_):
             return fn_(it, grad_output, input, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, input, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8550,8 +8347,7 @@ def traced_203(fn_, site_, names_):
             return fn_(it, grad_output, input, indices, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, input, indices, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8592,8 +8388,7 @@ def traced_204(fn_, site_, names_):
             return fn_(it, grad_output, output)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8634,8 +8429,7 @@ def traced_205(fn_, site_, names_):
             return fn_(it, grad_output, output, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8676,8 +8470,7 @@ def traced_206(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, align_corners, scales)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, align_corners, scales), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales': scales if type(scales) in plain_ else summary_(type(scales), describe_)(scales)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8718,8 +8511,7 @@ def traced_207(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, align_corners, scales, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, align_corners, scales, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales': scales if type(scales) in plain_ else summary_(type(scales), describe_)(scales), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8760,8 +8552,7 @@ def traced_208(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_d': scales_d if type(scales_d) in plain_ else summary_(type(scales_d), describe_)(scales_d), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8802,8 +8593,7 @@ def traced_209(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_d': scales_d if type(scales_d) in plain_ else summary_(type(scales_d), describe_)(scales_d), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8844,8 +8634,7 @@ def traced_210(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8886,8 +8675,7 @@ def traced_211(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8928,8 +8716,7 @@ def traced_212(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, scales)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, scales), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'scales': scales if type(scales) in plain_ else summary_(type(scales), describe_)(scales)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -8970,8 +8757,7 @@ def traced_213(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, scales, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, scales, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'scales': scales if type(scales) in plain_ else summary_(type(scales), describe_)(scales), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9012,8 +8798,7 @@ def traced_214(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, scales_d, scales_h, scales_w), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'scales_d': scales_d if type(scales_d) in plain_ else summary_(type(scales_d), describe_)(scales_d), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9054,8 +8839,7 @@ def traced_215(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'scales_d': scales_d if type(scales_d) in plain_ else summary_(type(scales_d), describe_)(scales_d), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9096,8 +8880,7 @@ def traced_216(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, scales_h, scales_w)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, scales_h, scales_w), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9138,8 +8921,7 @@ def traced_217(fn_, site_, names_):
             return fn_(it, grad_output, output_size, input_size, scales_h, scales_w, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, scales_h, scales_w, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9180,8 +8962,7 @@ def traced_218(fn_, site_, names_):
             return fn_(it, grad_output, self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9222,8 +9003,7 @@ def traced_219(fn_, site_, names_):
             return fn_(it, grad_output, self, approximate, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, approximate, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'approximate': approximate if type(approximate) in plain_ else summary_(type(approximate), describe_)(approximate), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9264,8 +9044,7 @@ def traced_220(fn_, site_, names_, _d3):
             return fn_(it, grad_output, self, approximate)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, approximate), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'approximate': approximate if type(approximate) in plain_ else summary_(type(approximate), describe_)(approximate)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9306,8 +9085,7 @@ def traced_221(fn_, site_, names_):
             return fn_(it, grad_output, self, beta, threshold)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, beta, threshold), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'threshold': threshold if type(threshold) in plain_ else summary_(type(threshold), describe_)(threshold)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9348,8 +9126,7 @@ def traced_222(fn_, site_, names_):
             return fn_(it, grad_output, self, beta, threshold, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, beta, threshold, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'threshold': threshold if type(threshold) in plain_ else summary_(type(threshold), describe_)(threshold), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9390,8 +9167,7 @@ def traced_223(fn_, site_, names_):
             return fn_(it, grad_output, self, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9432,8 +9208,7 @@ def traced_224(fn_, site_, names_):
             return fn_(it, grad_output, self, lambd)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, lambd), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'lambd': lambd if type(lambd) in plain_ else summary_(type(lambd), describe_)(lambd)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9474,8 +9249,7 @@ def traced_225(fn_, site_, names_):
             return fn_(it, grad_output, self, lambd, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, lambd, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'lambd': lambd if type(lambd) in plain_ else summary_(type(lambd), describe_)(lambd), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9516,8 +9290,7 @@ def traced_226(fn_, site_, names_):
             return fn_(it, grad_output, self, negative_slope, self_is_result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, negative_slope, self_is_result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'negative_slope': negative_slope if type(negative_slope) in plain_ else summary_(type(negative_slope), describe_)(negative_slope), 'self_is_result': self_is_result if type(self_is_result) in plain_ else summary_(type(self_is_result), describe_)(self_is_result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9558,8 +9331,7 @@ def traced_227(fn_, site_, names_):
             return fn_(it, grad_output, self, negative_slope, self_is_result, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, negative_slope, self_is_result, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'negative_slope': negative_slope if type(negative_slope) in plain_ else summary_(type(negative_slope), describe_)(negative_slope), 'self_is_result': self_is_result if type(self_is_result) in plain_ else summary_(type(self_is_result), describe_)(self_is_result), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9600,8 +9372,7 @@ def traced_228(fn_, site_, names_):
             return fn_(it, grad_output, self, target, weight, reduction, ignore_index, total_weight)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, target, weight, reduction, ignore_index, total_weight), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'ignore_index': ignore_index if type(ignore_index) in plain_ else summary_(type(ignore_index), describe_)(ignore_index), 'total_weight': total_weight if type(total_weight) in plain_ else summary_(type(total_weight), describe_)(total_weight)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9642,8 +9413,7 @@ def traced_229(fn_, site_, names_):
             return fn_(it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'ignore_index': ignore_index if type(ignore_index) in plain_ else summary_(type(ignore_index), describe_)(ignore_index), 'total_weight': total_weight if type(total_weight) in plain_ else summary_(type(total_weight), describe_)(total_weight), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9684,8 +9454,7 @@ def traced_230(fn_, site_, names_):
             return fn_(it, index_size, index_stride)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, index_size, index_stride), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'index_size': index_size if type(index_size) in plain_ else summary_(type(index_size), describe_)(index_size), 'index_stride': index_stride if type(index_stride) in plain_ else summary_(type(index_stride), describe_)(index_stride)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9726,8 +9495,7 @@ def traced_231(fn_, site_, names_):
             return fn_(it, index_size, index_stride, accumulate)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, index_size, index_stride, accumulate), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'index_size': index_size if type(index_size) in plain_ else summary_(type(index_size), describe_)(index_size), 'index_stride': index_stride if type(index_stride) in plain_ else summary_(type(index_stride), describe_)(index_stride), 'accumulate': accumulate if type(accumulate) in plain_ else summary_(type(accumulate), describe_)(accumulate)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9768,8 +9536,7 @@ def traced_232(fn_, site_, names_):
             return fn_(it, input, dim, half_to_float)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, input, dim, half_to_float), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'half_to_float': half_to_float if type(half_to_float) in plain_ else summary_(type(half_to_float), describe_)(half_to_float)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9810,8 +9577,7 @@ def traced_233(fn_, site_, names_):
             return fn_(it, input, dim, half_to_float, output)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, input, dim, half_to_float, output), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'half_to_float': half_to_float if type(half_to_float) in plain_ else summary_(type(half_to_float), describe_)(half_to_float), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9852,8 +9618,7 @@ def traced_234(fn_, site_, names_):
             return fn_(it, input, output_size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, input, output_size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9894,8 +9659,7 @@ def traced_235(fn_, site_, names_):
             return fn_(it, input, output_size, out, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, input, output_size, out, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9936,8 +9700,7 @@ def traced_236(fn_, site_, names_):
             return fn_(it, input, target, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, input, target, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -9978,8 +9741,7 @@ def traced_237(fn_, site_, names_):
             return fn_(it, input, target, reduction, beta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, input, target, reduction, beta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10020,8 +9782,7 @@ def traced_238(fn_, site_, names_):
             return fn_(it, input, target, reduction, beta, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, input, target, reduction, beta, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10062,8 +9823,7 @@ def traced_239(fn_, site_, names_):
             return fn_(it, input, target, reduction, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, input, target, reduction, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10104,8 +9864,7 @@ def traced_240(fn_, site_, names_):
             return fn_(it, lambd, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, lambd, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'lambd': lambd if type(lambd) in plain_ else summary_(type(lambd), describe_)(lambd), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10146,8 +9905,7 @@ def traced_241(fn_, site_, names_):
             return fn_(it, loop)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, loop), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'loop': loop if type(loop) in plain_ else summary_(type(loop), describe_)(loop)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10188,8 +9946,7 @@ def traced_242(fn_, site_, names_):
             return fn_(it, max_)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, max_), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'max_': max_ if type(max_) in plain_ else summary_(type(max_), describe_)(max_)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10230,8 +9987,7 @@ def traced_243(fn_, site_, names_):
             return fn_(it, maxnorm)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, maxnorm), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'maxnorm': maxnorm if type(maxnorm) in plain_ else summary_(type(maxnorm), describe_)(maxnorm)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10272,8 +10028,7 @@ def traced_244(fn_, site_, names_):
             return fn_(it, mean, std, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, mean, std, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'std': std if type(std) in plain_ else summary_(type(std), describe_)(std), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10314,8 +10069,7 @@ def traced_245(fn_, site_, names_):
             return fn_(it, median, sigma, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, median, sigma, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'median': median if type(median) in plain_ else summary_(type(median), describe_)(median), 'sigma': sigma if type(sigma) in plain_ else summary_(type(sigma), describe_)(sigma), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10356,8 +10110,7 @@ def traced_246(fn_, site_, names_):
             return fn_(it, min_)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, min_), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'min_': min_ if type(min_) in plain_ else summary_(type(min_), describe_)(min_)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10398,8 +10151,7 @@ def traced_247(fn_, site_, names_):
             return fn_(it, min_, max_)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, min_, max_), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'min_': min_ if type(min_) in plain_ else summary_(type(min_), describe_)(min_), 'max_': max_ if type(max_) in plain_ else summary_(type(max_), describe_)(max_)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10440,8 +10192,7 @@ def traced_248(fn_, site_, names_):
             return fn_(it, n)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, n), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10482,8 +10233,7 @@ def traced_249(fn_, site_, names_):
             return fn_(it, n, self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, n, self), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10524,8 +10274,7 @@ def traced_250(fn_, site_, names_):
             return fn_(it, n, self, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, n, self, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10566,8 +10315,7 @@ def traced_251(fn_, site_, names_):
             return fn_(it, nan, posinf, neginf)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, nan, posinf, neginf), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'nan': nan if type(nan) in plain_ else summary_(type(nan), describe_)(nan), 'posinf': posinf if type(posinf) in plain_ else summary_(type(posinf), describe_)(posinf), 'neginf': neginf if type(neginf) in plain_ else summary_(type(neginf), describe_)(neginf)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10608,8 +10356,7 @@ def traced_252(fn_, site_, names_):
             return fn_(it, non_blocking)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, non_blocking), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'non_blocking': non_blocking if type(non_blocking) in plain_ else summary_(type(non_blocking), describe_)(non_blocking)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10650,8 +10397,7 @@ def traced_253(fn_, site_, names_):
             return fn_(it, norm, beta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, norm, beta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10692,8 +10438,7 @@ def traced_254(fn_, site_, names_):
             return fn_(it, norm, delta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, norm, delta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm), 'delta': delta if type(delta) in plain_ else summary_(type(delta), describe_)(delta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10734,8 +10479,7 @@ def traced_255(fn_, site_, names_):
             return fn_(it, ord_)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, ord_), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'ord_': ord_ if type(ord_) in plain_ else summary_(type(ord_), describe_)(ord_)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10776,8 +10520,7 @@ def traced_256(fn_, site_, names_):
             return fn_(it, p, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, p, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10818,8 +10561,7 @@ def traced_257(fn_, site_, names_):
             return fn_(it, reduce)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, reduce), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'reduce': reduce if type(reduce) in plain_ else summary_(type(reduce), describe_)(reduce)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10860,8 +10602,7 @@ def traced_258(fn_, site_, names_):
             return fn_(it, reduce, ident)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, reduce, ident), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'reduce': reduce if type(reduce) in plain_ else summary_(type(reduce), describe_)(reduce), 'ident': ident if type(ident) in plain_ else summary_(type(ident), describe_)(ident)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10902,8 +10643,7 @@ def traced_259(fn_, site_, names_):
             return fn_(it, self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10944,8 +10684,7 @@ def traced_260(fn_, site_, names_):
             return fn_(it, self, A, upper, transpose, unitriangular)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, A, upper, transpose, unitriangular), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'transpose': transpose if type(transpose) in plain_ else summary_(type(transpose), describe_)(transpose), 'unitriangular': unitriangular if type(unitriangular) in plain_ else summary_(type(unitriangular), describe_)(unitriangular)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -10986,8 +10725,7 @@ def traced_261(fn_, site_, names_):
             return fn_(it, self, A, upper, transpose, unitriangular, result, clone_A)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, A, upper, transpose, unitriangular, result, clone_A), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'transpose': transpose if type(transpose) in plain_ else summary_(type(transpose), describe_)(transpose), 'unitriangular': unitriangular if type(unitriangular) in plain_ else summary_(type(unitriangular), describe_)(unitriangular), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'clone_A': clone_A if type(clone_A) in plain_ else summary_(type(clone_A), describe_)(clone_A)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11028,8 +10766,7 @@ def traced_262(fn_, site_, names_):
             return fn_(it, self, alpha, scale, input_scale)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, alpha, scale, input_scale), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'scale': scale if type(scale) in plain_ else summary_(type(scale), describe_)(scale), 'input_scale': input_scale if type(input_scale) in plain_ else summary_(type(input_scale), describe_)(input_scale)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11070,8 +10807,7 @@ def traced_263(fn_, site_, names_):
             return fn_(it, self, alpha, scale, input_scale, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, alpha, scale, input_scale, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'scale': scale if type(scale) in plain_ else summary_(type(scale), describe_)(scale), 'input_scale': input_scale if type(input_scale) in plain_ else summary_(type(input_scale), describe_)(input_scale), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11112,8 +10848,7 @@ def traced_264(fn_, site_, names_):
             return fn_(it, self, approximate, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, approximate, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'approximate': approximate if type(approximate) in plain_ else summary_(type(approximate), describe_)(approximate), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11154,8 +10889,7 @@ def traced_265(fn_, site_, names_, _d2):
             return fn_(it, self, approximate)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, approximate), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'approximate': approximate if type(approximate) in plain_ else summary_(type(approximate), describe_)(approximate)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11196,8 +10930,7 @@ def traced_266(fn_, site_, names_):
             return fn_(it, self, batch1, batch2, beta, alpha)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, batch1, batch2, beta, alpha), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'batch1': batch1 if type(batch1) in plain_ else summary_(type(batch1), describe_)(batch1), 'batch2': batch2 if type(batch2) in plain_ else summary_(type(batch2), describe_)(batch2), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11238,8 +10971,7 @@ def traced_267(fn_, site_, names_):
             return fn_(it, self, batch1, batch2, beta, alpha, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, batch1, batch2, beta, alpha, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'batch1': batch1 if type(batch1) in plain_ else summary_(type(batch1), describe_)(batch1), 'batch2': batch2 if type(batch2) in plain_ else summary_(type(batch2), describe_)(batch2), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11280,8 +11012,7 @@ def traced_268(fn_, site_, names_):
             return fn_(it, self, beta, threshold)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, beta, threshold), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'threshold': threshold if type(threshold) in plain_ else summary_(type(threshold), describe_)(threshold)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11322,8 +11053,7 @@ def traced_269(fn_, site_, names_):
             return fn_(it, self, beta, threshold, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, beta, threshold, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'threshold': threshold if type(threshold) in plain_ else summary_(type(threshold), describe_)(threshold), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11364,8 +11094,7 @@ def traced_270(fn_, site_, names_):
             return fn_(it, self, decimals)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, decimals), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'decimals': decimals if type(decimals) in plain_ else summary_(type(decimals), describe_)(decimals)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11406,8 +11135,7 @@ def traced_271(fn_, site_, names_):
             return fn_(it, self, decimals, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, decimals, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'decimals': decimals if type(decimals) in plain_ else summary_(type(decimals), describe_)(decimals), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11448,8 +11176,7 @@ def traced_272(fn_, site_, names_):
             return fn_(it, self, dim, dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11490,8 +11217,7 @@ def traced_273(fn_, site_, names_):
             return fn_(it, self, dim, dtype, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, dtype, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11532,8 +11258,7 @@ def traced_274(fn_, site_, names_):
             return fn_(it, self, dim, keepdim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11574,8 +11299,7 @@ def traced_275(fn_, site_, names_):
             return fn_(it, self, dim, keepdim, dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11616,8 +11340,7 @@ def traced_276(fn_, site_, names_):
             return fn_(it, self, dim, keepdim, dtype, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, dtype, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11658,8 +11381,7 @@ def traced_277(fn_, site_, names_):
             return fn_(it, self, dim, keepdim, min, max)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, min, max), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'min': min if type(min) in plain_ else summary_(type(min), describe_)(min), 'max': max if type(max) in plain_ else summary_(type(max), describe_)(max)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11700,8 +11422,7 @@ def traced_278(fn_, site_, names_):
             return fn_(it, self, dim, keepdim, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11742,8 +11463,7 @@ def traced_279(fn_, site_, names_):
             return fn_(it, self, dim, keepdim, values, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, values, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11784,8 +11504,7 @@ def traced_280(fn_, site_, names_):
             return fn_(it, self, dim, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11826,8 +11545,7 @@ def traced_281(fn_, site_, names_, _d2):
             return fn_(it, self, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11868,8 +11586,7 @@ def traced_282(fn_, site_, names_):
             return fn_(it, self, end, weight)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, end, weight), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11910,8 +11627,7 @@ def traced_283(fn_, site_, names_):
             return fn_(it, self, end, weight, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, end, weight, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11952,8 +11668,7 @@ def traced_284(fn_, site_, names_):
             return fn_(it, self, exponent)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, exponent), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'exponent': exponent if type(exponent) in plain_ else summary_(type(exponent), describe_)(exponent)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -11994,8 +11709,7 @@ def traced_285(fn_, site_, names_):
             return fn_(it, self, exponent, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, exponent, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'exponent': exponent if type(exponent) in plain_ else summary_(type(exponent), describe_)(exponent), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12036,8 +11750,7 @@ def traced_286(fn_, site_, names_):
             return fn_(it, self, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12078,8 +11791,7 @@ def traced_287(fn_, site_, names_):
             return fn_(it, self, indices, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, indices, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12120,8 +11832,7 @@ def traced_288(fn_, site_, names_):
             return fn_(it, self, lambd)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, lambd), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'lambd': lambd if type(lambd) in plain_ else summary_(type(lambd), describe_)(lambd)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12162,8 +11873,7 @@ def traced_289(fn_, site_, names_):
             return fn_(it, self, lambd, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, lambd, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'lambd': lambd if type(lambd) in plain_ else summary_(type(lambd), describe_)(lambd), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12204,8 +11914,7 @@ def traced_290(fn_, site_, names_):
             return fn_(it, self, mat, vec, beta, alpha)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, mat, vec, beta, alpha), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mat': mat if type(mat) in plain_ else summary_(type(mat), describe_)(mat), 'vec': vec if type(vec) in plain_ else summary_(type(vec), describe_)(vec), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12246,8 +11955,7 @@ def traced_291(fn_, site_, names_):
             return fn_(it, self, mat, vec, beta, alpha, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, mat, vec, beta, alpha, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mat': mat if type(mat) in plain_ else summary_(type(mat), describe_)(mat), 'vec': vec if type(vec) in plain_ else summary_(type(vec), describe_)(vec), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12288,8 +11996,7 @@ def traced_292(fn_, site_, names_):
             return fn_(it, self, mat1, mat2, beta, alpha)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, mat1, mat2, beta, alpha), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mat1': mat1 if type(mat1) in plain_ else summary_(type(mat1), describe_)(mat1), 'mat2': mat2 if type(mat2) in plain_ else summary_(type(mat2), describe_)(mat2), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12330,8 +12037,7 @@ def traced_293(fn_, site_, names_):
             return fn_(it, self, mat1, mat2, beta, alpha, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, mat1, mat2, beta, alpha, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mat1': mat1 if type(mat1) in plain_ else summary_(type(mat1), describe_)(mat1), 'mat2': mat2 if type(mat2) in plain_ else summary_(type(mat2), describe_)(mat2), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12372,8 +12078,7 @@ def traced_294(fn_, site_, names_):
             return fn_(it, self, mat2)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, mat2), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mat2': mat2 if type(mat2) in plain_ else summary_(type(mat2), describe_)(mat2)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12414,8 +12119,7 @@ def traced_295(fn_, site_, names_):
             return fn_(it, self, mat2, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, mat2, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mat2': mat2 if type(mat2) in plain_ else summary_(type(mat2), describe_)(mat2), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12456,8 +12160,7 @@ def traced_296(fn_, site_, names_):
             return fn_(it, self, max)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, max), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'max': max if type(max) in plain_ else summary_(type(max), describe_)(max)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12498,8 +12201,7 @@ def traced_297(fn_, site_, names_):
             return fn_(it, self, max, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, max, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'max': max if type(max) in plain_ else summary_(type(max), describe_)(max), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12540,8 +12242,7 @@ def traced_298(fn_, site_, names_):
             return fn_(it, self, min)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, min), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'min': min if type(min) in plain_ else summary_(type(min), describe_)(min)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12582,8 +12283,7 @@ def traced_299(fn_, site_, names_):
             return fn_(it, self, min, max)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, min, max), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'min': min if type(min) in plain_ else summary_(type(min), describe_)(min), 'max': max if type(max) in plain_ else summary_(type(max), describe_)(max)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12624,8 +12324,7 @@ def traced_300(fn_, site_, names_):
             return fn_(it, self, min, max, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, min, max, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'min': min if type(min) in plain_ else summary_(type(min), describe_)(min), 'max': max if type(max) in plain_ else summary_(type(max), describe_)(max), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12666,8 +12365,7 @@ def traced_301(fn_, site_, names_):
             return fn_(it, self, min, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, min, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'min': min if type(min) in plain_ else summary_(type(min), describe_)(min), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12708,8 +12406,7 @@ def traced_302(fn_, site_, names_):
             return fn_(it, self, negative_slope)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, negative_slope), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'negative_slope': negative_slope if type(negative_slope) in plain_ else summary_(type(negative_slope), describe_)(negative_slope)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12750,8 +12447,7 @@ def traced_303(fn_, site_, names_):
             return fn_(it, self, negative_slope, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, negative_slope, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'negative_slope': negative_slope if type(negative_slope) in plain_ else summary_(type(negative_slope), describe_)(negative_slope), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12792,8 +12488,7 @@ def traced_304(fn_, site_, names_):
             return fn_(it, self, other)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12834,8 +12529,7 @@ def traced_305(fn_, site_, names_):
             return fn_(it, self, other, alpha)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other, alpha), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12876,8 +12570,7 @@ def traced_306(fn_, site_, names_):
             return fn_(it, self, other, alpha, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other, alpha, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12918,8 +12611,7 @@ def traced_307(fn_, site_, names_):
             return fn_(it, self, other, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -12960,8 +12652,7 @@ def traced_308(fn_, site_, names_):
             return fn_(it, self, other, rounding_mode)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other, rounding_mode), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'rounding_mode': rounding_mode if type(rounding_mode) in plain_ else summary_(type(rounding_mode), describe_)(rounding_mode)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13002,8 +12693,7 @@ def traced_309(fn_, site_, names_):
             return fn_(it, self, other, rounding_mode, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other, rounding_mode, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'rounding_mode': rounding_mode if type(rounding_mode) in plain_ else summary_(type(rounding_mode), describe_)(rounding_mode), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13044,8 +12734,7 @@ def traced_310(fn_, site_, names_):
             return fn_(it, self, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13086,8 +12775,7 @@ def traced_311(fn_, site_, names_):
             return fn_(it, self, output_size, align_corners, scales)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, align_corners, scales), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales': scales if type(scales) in plain_ else summary_(type(scales), describe_)(scales)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13128,8 +12816,7 @@ def traced_312(fn_, site_, names_):
             return fn_(it, self, output_size, align_corners, scales, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, align_corners, scales, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales': scales if type(scales) in plain_ else summary_(type(scales), describe_)(scales), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13170,8 +12857,7 @@ def traced_313(fn_, site_, names_):
             return fn_(it, self, output_size, align_corners, scales_d, scales_h, scales_w)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, align_corners, scales_d, scales_h, scales_w), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_d': scales_d if type(scales_d) in plain_ else summary_(type(scales_d), describe_)(scales_d), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13212,8 +12898,7 @@ def traced_314(fn_, site_, names_):
             return fn_(it, self, output_size, align_corners, scales_d, scales_h, scales_w, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, align_corners, scales_d, scales_h, scales_w, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_d': scales_d if type(scales_d) in plain_ else summary_(type(scales_d), describe_)(scales_d), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13254,8 +12939,7 @@ def traced_315(fn_, site_, names_):
             return fn_(it, self, output_size, align_corners, scales_h, scales_w)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, align_corners, scales_h, scales_w), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13296,8 +12980,7 @@ def traced_316(fn_, site_, names_):
             return fn_(it, self, output_size, align_corners, scales_h, scales_w, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, align_corners, scales_h, scales_w, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13338,8 +13021,7 @@ def traced_317(fn_, site_, names_):
             return fn_(it, self, output_size, scales)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, scales), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'scales': scales if type(scales) in plain_ else summary_(type(scales), describe_)(scales)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13380,8 +13062,7 @@ def traced_318(fn_, site_, names_):
             return fn_(it, self, output_size, scales, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, scales, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'scales': scales if type(scales) in plain_ else summary_(type(scales), describe_)(scales), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13422,8 +13103,7 @@ def traced_319(fn_, site_, names_):
             return fn_(it, self, output_size, scales_d, scales_h, scales_w)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, scales_d, scales_h, scales_w), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'scales_d': scales_d if type(scales_d) in plain_ else summary_(type(scales_d), describe_)(scales_d), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13464,8 +13144,7 @@ def traced_320(fn_, site_, names_):
             return fn_(it, self, output_size, scales_d, scales_h, scales_w, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, scales_d, scales_h, scales_w, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'scales_d': scales_d if type(scales_d) in plain_ else summary_(type(scales_d), describe_)(scales_d), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13506,8 +13185,7 @@ def traced_321(fn_, site_, names_):
             return fn_(it, self, output_size, scales_h, scales_w)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, scales_h, scales_w), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13548,8 +13226,7 @@ def traced_322(fn_, site_, names_):
             return fn_(it, self, output_size, scales_h, scales_w, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, scales_h, scales_w, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13590,8 +13267,7 @@ def traced_323(fn_, site_, names_):
             return fn_(it, self, p, dim, maxnorm)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, p, dim, maxnorm), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'maxnorm': maxnorm if type(maxnorm) in plain_ else summary_(type(maxnorm), describe_)(maxnorm)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13632,8 +13308,7 @@ def traced_324(fn_, site_, names_):
             return fn_(it, self, p, dim, maxnorm, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, p, dim, maxnorm, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'maxnorm': maxnorm if type(maxnorm) in plain_ else summary_(type(maxnorm), describe_)(maxnorm), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13674,8 +13349,7 @@ def traced_325(fn_, site_, names_):
             return fn_(it, self, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13716,8 +13390,7 @@ def traced_326(fn_, site_, names_):
             return fn_(it, self, scalar_ord, opt_dim, keepdim, opt_dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, scalar_ord, opt_dim, keepdim, opt_dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'scalar_ord': scalar_ord if type(scalar_ord) in plain_ else summary_(type(scalar_ord), describe_)(scalar_ord), 'opt_dim': opt_dim if type(opt_dim) in plain_ else summary_(type(opt_dim), describe_)(opt_dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'opt_dtype': opt_dtype if type(opt_dtype) in plain_ else summary_(type(opt_dtype), describe_)(opt_dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13758,8 +13431,7 @@ def traced_327(fn_, site_, names_):
             return fn_(it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'scalar_ord': scalar_ord if type(scalar_ord) in plain_ else summary_(type(scalar_ord), describe_)(scalar_ord), 'opt_dim': opt_dim if type(opt_dim) in plain_ else summary_(type(opt_dim), describe_)(opt_dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'opt_dtype': opt_dtype if type(opt_dtype) in plain_ else summary_(type(opt_dtype), describe_)(opt_dtype), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13800,8 +13472,7 @@ def traced_328(fn_, site_, names_):
             return fn_(it, self, target, weight, reduction, ignore_index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, target, weight, reduction, ignore_index), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'ignore_index': ignore_index if type(ignore_index) in plain_ else summary_(type(ignore_index), describe_)(ignore_index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13842,8 +13513,7 @@ def traced_329(fn_, site_, names_):
             return fn_(it, self, target, weight, reduction, ignore_index, output, total_weight)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, target, weight, reduction, ignore_index, output, total_weight), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'ignore_index': ignore_index if type(ignore_index) in plain_ else summary_(type(ignore_index), describe_)(ignore_index), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'total_weight': total_weight if type(total_weight) in plain_ else summary_(type(total_weight), describe_)(total_weight)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13884,8 +13554,7 @@ def traced_330(fn_, site_, names_):
             return fn_(it, self, tensor1, tensor2, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, tensor1, tensor2, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'tensor1': tensor1 if type(tensor1) in plain_ else summary_(type(tensor1), describe_)(tensor1), 'tensor2': tensor2 if type(tensor2) in plain_ else summary_(type(tensor2), describe_)(tensor2), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13926,8 +13595,7 @@ def traced_331(fn_, site_, names_):
             return fn_(it, self, tensor1, tensor2, value, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, tensor1, tensor2, value, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'tensor1': tensor1 if type(tensor1) in plain_ else summary_(type(tensor1), describe_)(tensor1), 'tensor2': tensor2 if type(tensor2) in plain_ else summary_(type(tensor2), describe_)(tensor2), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -13968,8 +13636,7 @@ def traced_332(fn_, site_, names_):
             return fn_(it, self, threshold, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, threshold, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'threshold': threshold if type(threshold) in plain_ else summary_(type(threshold), describe_)(threshold), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14010,8 +13677,7 @@ def traced_333(fn_, site_, names_):
             return fn_(it, self, threshold, value, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, threshold, value, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'threshold': threshold if type(threshold) in plain_ else summary_(type(threshold), describe_)(threshold), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14052,8 +13718,7 @@ def traced_334(fn_, site_, names_):
             return fn_(it, self, upper, check_errors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, upper, check_errors), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14094,8 +13759,7 @@ def traced_335(fn_, site_, names_):
             return fn_(it, self, upper, check_errors, L, info)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, upper, check_errors, L, info), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'check_errors': check_errors if type(check_errors) in plain_ else summary_(type(check_errors), describe_)(check_errors), 'L': L if type(L) in plain_ else summary_(type(L), describe_)(L), 'info': info if type(info) in plain_ else summary_(type(info), describe_)(info)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14136,8 +13800,7 @@ def traced_336(fn_, site_, names_):
             return fn_(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'output_padding': output_padding if type(output_padding) in plain_ else summary_(type(output_padding), describe_)(output_padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14178,8 +13841,7 @@ def traced_337(fn_, site_, names_):
             return fn_(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'output_padding': output_padding if type(output_padding) in plain_ else summary_(type(output_padding), describe_)(output_padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14220,8 +13882,7 @@ def traced_338(fn_, site_, names_):
             return fn_(it, start, end, steps)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, start, end, steps), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'steps': steps if type(steps) in plain_ else summary_(type(steps), describe_)(steps)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14262,8 +13923,7 @@ def traced_339(fn_, site_, names_):
             return fn_(it, start, size, step)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, start, size, step), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'step': step if type(step) in plain_ else summary_(type(step), describe_)(step)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14304,8 +13964,7 @@ def traced_340(fn_, site_, names_):
             return fn_(it, threshold, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, threshold, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'threshold': threshold if type(threshold) in plain_ else summary_(type(threshold), describe_)(threshold), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14346,8 +14005,7 @@ def traced_341(fn_, site_, names_):
             return fn_(it, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14388,8 +14046,7 @@ def traced_342(fn_, site_, names_):
             return fn_(it, value_scalar)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, value_scalar), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'value_scalar': value_scalar if type(value_scalar) in plain_ else summary_(type(value_scalar), describe_)(value_scalar)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14430,8 +14087,7 @@ def traced_343(fn_, site_, names_):
             return fn_(it, weight)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, weight), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14472,8 +14128,7 @@ def traced_344(fn_, site_, names_):
             return fn_(it, window_length, beta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, window_length, beta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'window_length': window_length if type(window_length) in plain_ else summary_(type(window_length), describe_)(window_length), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14514,8 +14169,7 @@ def traced_345(fn_, site_, names_):
             return fn_(ks, *args)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (ks, *args), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": recorder.describe_args(names_, (ks, *args), {})}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14556,8 +14210,7 @@ def traced_346(fn_, site_, names_):
             return fn_(ks, primal, tangent, level)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (ks, primal, tangent, level), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'ks': ks if type(ks) in plain_ else summary_(type(ks), describe_)(ks), 'primal': primal if type(primal) in plain_ else summary_(type(primal), describe_)(primal), 'tangent': tangent if type(tangent) in plain_ else summary_(type(tangent), describe_)(tangent), 'level': level if type(level) in plain_ else summary_(type(level), describe_)(level)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14598,8 +14251,7 @@ def traced_347(fn_, site_, names_):
             return fn_(ks, self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (ks, self), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'ks': ks if type(ks) in plain_ else summary_(type(ks), describe_)(ks), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14640,8 +14292,7 @@ def traced_348(fn_, site_, names_):
             return fn_(ks, self, level)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (ks, self, level), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'ks': ks if type(ks) in plain_ else summary_(type(ks), describe_)(ks), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'level': level if type(level) in plain_ else summary_(type(level), describe_)(level)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14682,8 +14333,7 @@ def traced_349(fn_, site_, names_):
             return fn_(log_probs, targets, input_lengths, target_lengths, blank)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (log_probs, targets, input_lengths, target_lengths, blank), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'log_probs': log_probs if type(log_probs) in plain_ else summary_(type(log_probs), describe_)(log_probs), 'targets': targets if type(targets) in plain_ else summary_(type(targets), describe_)(targets), 'input_lengths': input_lengths if type(input_lengths) in plain_ else summary_(type(input_lengths), describe_)(input_lengths), 'target_lengths': target_lengths if type(target_lengths) in plain_ else summary_(type(target_lengths), describe_)(target_lengths), 'blank': blank if type(blank) in plain_ else summary_(type(blank), describe_)(blank)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14724,8 +14374,7 @@ def traced_350(fn_, site_, names_):
             return fn_(log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'log_probs': log_probs if type(log_probs) in plain_ else summary_(type(log_probs), describe_)(log_probs), 'targets': targets if type(targets) in plain_ else summary_(type(targets), describe_)(targets), 'input_lengths': input_lengths if type(input_lengths) in plain_ else summary_(type(input_lengths), describe_)(input_lengths), 'target_lengths': target_lengths if type(target_lengths) in plain_ else summary_(type(target_lengths), describe_)(target_lengths), 'blank': blank if type(blank) in plain_ else summary_(type(blank), describe_)(blank), 'target_scalar_type': target_scalar_type if type(target_scalar_type) in plain_ else summary_(type(target_scalar_type), describe_)(target_scalar_type)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14766,8 +14415,7 @@ def traced_351(fn_, site_, names_, _d4, _d5, _d6):
             return fn_(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'log_probs': log_probs if type(log_probs) in plain_ else summary_(type(log_probs), describe_)(log_probs), 'targets': targets if type(targets) in plain_ else summary_(type(targets), describe_)(targets), 'input_lengths': input_lengths if type(input_lengths) in plain_ else summary_(type(input_lengths), describe_)(input_lengths), 'target_lengths': target_lengths if type(target_lengths) in plain_ else summary_(type(target_lengths), describe_)(target_lengths), 'blank': blank if type(blank) in plain_ else summary_(type(blank), describe_)(blank), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'zero_infinity': zero_infinity if type(zero_infinity) in plain_ else summary_(type(zero_infinity), describe_)(zero_infinity)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14808,8 +14456,7 @@ def traced_352(fn_, site_, names_, _d4, _d5):
             return fn_(log_probs, targets, input_lengths, target_lengths, blank, zero_infinity)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (log_probs, targets, input_lengths, target_lengths, blank, zero_infinity), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'log_probs': log_probs if type(log_probs) in plain_ else summary_(type(log_probs), describe_)(log_probs), 'targets': targets if type(targets) in plain_ else summary_(type(targets), describe_)(targets), 'input_lengths': input_lengths if type(input_lengths) in plain_ else summary_(type(input_lengths), describe_)(input_lengths), 'target_lengths': target_lengths if type(target_lengths) in plain_ else summary_(type(target_lengths), describe_)(target_lengths), 'blank': blank if type(blank) in plain_ else summary_(type(blank), describe_)(blank), 'zero_infinity': zero_infinity if type(zero_infinity) in plain_ else summary_(type(zero_infinity), describe_)(zero_infinity)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14850,8 +14497,7 @@ def traced_353(fn_, site_, names_):
             return fn_(log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'log_probs_': log_probs_ if type(log_probs_) in plain_ else summary_(type(log_probs_), describe_)(log_probs_), 'targets': targets if type(targets) in plain_ else summary_(type(targets), describe_)(targets), 'input_lengths': input_lengths if type(input_lengths) in plain_ else summary_(type(input_lengths), describe_)(input_lengths), 'target_lengths': target_lengths if type(target_lengths) in plain_ else summary_(type(target_lengths), describe_)(target_lengths), 'blank': blank if type(blank) in plain_ else summary_(type(blank), describe_)(blank), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'zero_infinity': zero_infinity if type(zero_infinity) in plain_ else summary_(type(zero_infinity), describe_)(zero_infinity)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14892,8 +14538,7 @@ def traced_354(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
             return fn_(mean, std, size, generator, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (mean, std, size, generator, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'std': std if type(std) in plain_ else summary_(type(std), describe_)(std), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14934,8 +14579,7 @@ def traced_355(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(mean, std, size, generator, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (mean, std, size, generator, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'std': std if type(std) in plain_ else summary_(type(std), describe_)(std), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -14976,8 +14620,7 @@ def traced_356(fn_, site_, names_):
             return fn_(meta, tensors, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (meta, tensors, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'meta': meta if type(meta) in plain_ else summary_(type(meta), describe_)(meta), 'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15018,8 +14661,7 @@ def traced_357(fn_, site_, names_):
             return fn_(meta, tensors, dim, result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (meta, tensors, dim, result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'meta': meta if type(meta) in plain_ else summary_(type(meta), describe_)(meta), 'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15060,8 +14702,7 @@ def traced_358(fn_, site_, names_):
             return fn_(n, d, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (n, d, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'd': d if type(d) in plain_ else summary_(type(d), describe_)(d), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15102,8 +14743,7 @@ def traced_359(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             return fn_(n, d, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (n, d, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'd': d if type(d) in plain_ else summary_(type(d), describe_)(d), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15144,8 +14784,7 @@ def traced_360(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             return fn_(n, generator, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (n, generator, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15186,8 +14825,7 @@ def traced_361(fn_, site_, names_, _d1, _d2):
             return fn_(n, generator, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (n, generator, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15228,8 +14866,7 @@ def traced_362(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             return fn_(n, m, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (n, m, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'm': m if type(m) in plain_ else summary_(type(m), describe_)(m), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15270,8 +14907,7 @@ def traced_363(fn_, site_, names_, _d1, _d2):
             return fn_(n, m, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (n, m, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'm': m if type(m) in plain_ else summary_(type(m), describe_)(m), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15312,8 +14948,7 @@ def traced_364(fn_, site_, names_, _d1):
             return fn_(n, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (n, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15354,8 +14989,7 @@ def traced_365(fn_, site_, names_):
             return fn_(n, self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (n, self), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15396,8 +15030,7 @@ def traced_366(fn_, site_, names_):
             return fn_(n, self, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (n, self, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15438,8 +15071,7 @@ def traced_367(fn_, site_, names_):
             return fn_(nbytes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (nbytes,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'nbytes': nbytes if type(nbytes) in plain_ else summary_(type(nbytes), describe_)(nbytes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15480,8 +15112,7 @@ def traced_368(fn_, site_, names_):
             return fn_(obj, dtype, device, copy, requires_grad)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (obj, dtype, device, copy, requires_grad), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'obj': obj if type(obj) in plain_ else summary_(type(obj), describe_)(obj), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'copy': copy if type(copy) in plain_ else summary_(type(copy), describe_)(copy), 'requires_grad': requires_grad if type(requires_grad) in plain_ else summary_(type(requires_grad), describe_)(requires_grad)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15522,8 +15153,7 @@ def traced_369(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(obj, f, pickle_module, pickle_protocol, _use_new_zipfile_serialization, _disable_byteorder_record)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (obj, f, pickle_module, pickle_protocol, _use_new_zipfile_serialization, _disable_byteorder_record), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'obj': obj if type(obj) in plain_ else summary_(type(obj), describe_)(obj), 'f': f if type(f) in plain_ else summary_(type(f), describe_)(f), 'pickle_module': pickle_module if type(pickle_module) in plain_ else summary_(type(pickle_module), describe_)(pickle_module), 'pickle_protocol': pickle_protocol if type(pickle_protocol) in plain_ else summary_(type(pickle_protocol), describe_)(pickle_protocol), '_use_new_zipfile_serialization': _use_new_zipfile_serialization if type(_use_new_zipfile_serialization) in plain_ else summary_(type(_use_new_zipfile_serialization), describe_)(_use_new_zipfile_serialization), '_disable_byteorder_record': _disable_byteorder_record if type(_disable_byteorder_record) in plain_ else summary_(type(_disable_byteorder_record), describe_)(_disable_byteorder_record)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15564,8 +15194,7 @@ def traced_370(fn_, site_, names_, _d1):
             return fn_(obj, warn_if_not_writeable)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (obj, warn_if_not_writeable), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'obj': obj if type(obj) in plain_ else summary_(type(obj), describe_)(obj), 'warn_if_not_writeable': warn_if_not_writeable if type(warn_if_not_writeable) in plain_ else summary_(type(warn_if_not_writeable), describe_)(warn_if_not_writeable)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15606,8 +15235,7 @@ def traced_371(fn_, site_, names_):
             return fn_(oldshape, oldstride, newshape)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (oldshape, oldstride, newshape), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'oldshape': oldshape if type(oldshape) in plain_ else summary_(type(oldshape), describe_)(oldshape), 'oldstride': oldstride if type(oldstride) in plain_ else summary_(type(oldstride), describe_)(oldstride), 'newshape': newshape if type(newshape) in plain_ else summary_(type(newshape), describe_)(newshape)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15648,8 +15276,7 @@ def traced_372(fn_, site_, names_):
             return fn_(op, args)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (op, args), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'op': op if type(op) in plain_ else summary_(type(op), describe_)(op), 'args': args if type(args) in plain_ else summary_(type(args), describe_)(args)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15690,8 +15317,7 @@ def traced_373(fn_, site_, names_):
             return fn_(out, in_, ignore_nan)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (out, in_, ignore_nan), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'out': out if type(out) in plain_ else summary_(type(out), describe_)(out), 'in_': in_ if type(in_) in plain_ else summary_(type(in_), describe_)(in_), 'ignore_nan': ignore_nan if type(ignore_nan) in plain_ else summary_(type(ignore_nan), describe_)(ignore_nan)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15732,8 +15358,7 @@ def traced_374(fn_, site_, names_):
             return fn_(out, self, dims)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (out, self, dims), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'out': out if type(out) in plain_ else summary_(type(out), describe_)(out), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dims': dims if type(dims) in plain_ else summary_(type(dims), describe_)(dims)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15774,8 +15399,7 @@ def traced_375(fn_, site_, names_):
             return fn_(out, x, groups)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (out, x, groups), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'out': out if type(out) in plain_ else summary_(type(out), describe_)(out), 'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15816,8 +15440,7 @@ def traced_376(fn_, site_, names_):
             return fn_(out, x, idx, out_sizes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (out, x, idx, out_sizes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'out': out if type(out) in plain_ else summary_(type(out), describe_)(out), 'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'idx': idx if type(idx) in plain_ else summary_(type(idx), describe_)(idx), 'out_sizes': out_sizes if type(out_sizes) in plain_ else summary_(type(out_sizes), describe_)(out_sizes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15858,8 +15481,7 @@ def traced_377(fn_, site_, names_):
             return fn_(output, buffer, input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (output, buffer, input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'buffer': buffer if type(buffer) in plain_ else summary_(type(buffer), describe_)(buffer), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15900,8 +15522,7 @@ def traced_378(fn_, site_, names_):
             return fn_(output, input, downscale_factor)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (output, input, downscale_factor), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'downscale_factor': downscale_factor if type(downscale_factor) in plain_ else summary_(type(downscale_factor), describe_)(downscale_factor)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15942,8 +15563,7 @@ def traced_379(fn_, site_, names_):
             return fn_(output, input, noise, lower_, upper_, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (output, input, noise, lower_, upper_, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'noise': noise if type(noise) in plain_ else summary_(type(noise), describe_)(noise), 'lower_': lower_ if type(lower_) in plain_ else summary_(type(lower_), describe_)(lower_), 'upper_': upper_ if type(upper_) in plain_ else summary_(type(upper_), describe_)(upper_), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -15984,8 +15604,7 @@ def traced_380(fn_, site_, names_):
             return fn_(output, input, target, p, margin, weight, nframe, dim, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (output, input, target, p, margin, weight, nframe, dim, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'margin': margin if type(margin) in plain_ else summary_(type(margin), describe_)(margin), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'nframe': nframe if type(nframe) in plain_ else summary_(type(nframe), describe_)(nframe), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16026,8 +15645,7 @@ def traced_381(fn_, site_, names_):
             return fn_(output, input, upscale_factor)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (output, input, upscale_factor), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'upscale_factor': upscale_factor if type(upscale_factor) in plain_ else summary_(type(upscale_factor), describe_)(upscale_factor)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16068,8 +15686,7 @@ def traced_382(fn_, site_, names_):
             return fn_(output, input, weight, bias, mean, invstd)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (output, input, weight, bias, mean, invstd), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'invstd': invstd if type(invstd) in plain_ else summary_(type(invstd), describe_)(invstd)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16110,8 +15727,7 @@ def traced_383(fn_, site_, names_):
             return fn_(output, self, weights)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (output, self, weights), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weights': weights if type(weights) in plain_ else summary_(type(weights), describe_)(weights)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16152,8 +15768,7 @@ def traced_384(fn_, site_, names_):
             return fn_(output, shape)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (output, shape), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'shape': shape if type(shape) in plain_ else summary_(type(shape), describe_)(shape)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16194,8 +15809,7 @@ def traced_385(fn_, site_, names_):
             return fn_(output, total_weight, input, target, weight, reduction, ignore_index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (output, total_weight, input, target, weight, reduction, ignore_index), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'total_weight': total_weight if type(total_weight) in plain_ else summary_(type(total_weight), describe_)(total_weight), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'ignore_index': ignore_index if type(ignore_index) in plain_ else summary_(type(ignore_index), describe_)(ignore_index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16236,8 +15850,7 @@ def traced_386(fn_, site_, names_):
             return fn_(perm, pivots, dim_size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (perm, pivots, dim_size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'perm': perm if type(perm) in plain_ else summary_(type(perm), describe_)(perm), 'pivots': pivots if type(pivots) in plain_ else summary_(type(pivots), describe_)(pivots), 'dim_size': dim_size if type(dim_size) in plain_ else summary_(type(dim_size), describe_)(dim_size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16278,8 +15891,7 @@ def traced_387(fn_, site_, names_):
             return fn_(primal, tangent, level)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (primal, tangent, level), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'primal': primal if type(primal) in plain_ else summary_(type(primal), describe_)(primal), 'tangent': tangent if type(tangent) in plain_ else summary_(type(tangent), describe_)(tangent), 'level': level if type(level) in plain_ else summary_(type(level), describe_)(level)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16320,8 +15932,7 @@ def traced_388(fn_, site_, names_):
             return fn_(ptr, device)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (ptr, device), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'ptr': ptr if type(ptr) in plain_ else summary_(type(ptr), describe_)(ptr), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16362,8 +15973,7 @@ def traced_389(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
             return fn_(query, key, value, attn_mask, dropout_p, is_causal, dropout_mask, scale, enable_gqa)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (query, key, value, attn_mask, dropout_p, is_causal, dropout_mask, scale, enable_gqa), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'query': query if type(query) in plain_ else summary_(type(query), describe_)(query), 'key': key if type(key) in plain_ else summary_(type(key), describe_)(key), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value), 'attn_mask': attn_mask if type(attn_mask) in plain_ else summary_(type(attn_mask), describe_)(attn_mask), 'dropout_p': dropout_p if type(dropout_p) in plain_ else summary_(type(dropout_p), describe_)(dropout_p), 'is_causal': is_causal if type(is_causal) in plain_ else summary_(type(is_causal), describe_)(is_causal), 'dropout_mask': dropout_mask if type(dropout_mask) in plain_ else summary_(type(dropout_mask), describe_)(dropout_mask), 'scale': scale if type(scale) in plain_ else summary_(type(scale), describe_)(scale), 'enable_gqa': enable_gqa if type(enable_gqa) in plain_ else summary_(type(enable_gqa), describe_)(enable_gqa)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16404,8 +16014,7 @@ def traced_390(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             return fn_(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'query': query if type(query) in plain_ else summary_(type(query), describe_)(query), 'key': key if type(key) in plain_ else summary_(type(key), describe_)(key), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value), 'attn_mask': attn_mask if type(attn_mask) in plain_ else summary_(type(attn_mask), describe_)(attn_mask), 'dropout_p': dropout_p if type(dropout_p) in plain_ else summary_(type(dropout_p), describe_)(dropout_p), 'is_causal': is_causal if type(is_causal) in plain_ else summary_(type(is_causal), describe_)(is_causal), 'scale': scale if type(scale) in plain_ else summary_(type(scale), describe_)(scale), 'enable_gqa': enable_gqa if type(enable_gqa) in plain_ else summary_(type(enable_gqa), describe_)(enable_gqa)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16446,8 +16055,7 @@ def traced_391(fn_, site_, names_):
             return fn_(r, start, end, steps, base)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (r, start, end, steps, base), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'r': r if type(r) in plain_ else summary_(type(r), describe_)(r), 'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'steps': steps if type(steps) in plain_ else summary_(type(steps), describe_)(steps), 'base': base if type(base) in plain_ else summary_(type(base), describe_)(base)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16488,8 +16096,7 @@ def traced_392(fn_, site_, names_):
             return fn_(real, imag)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (real, imag), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'real': real if type(real) in plain_ else summary_(type(real), describe_)(real), 'imag': imag if type(imag) in plain_ else summary_(type(imag), describe_)(imag)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16530,8 +16137,7 @@ def traced_393(fn_, site_, names_):
             return fn_(real, imag, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (real, imag, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'real': real if type(real) in plain_ else summary_(type(real), describe_)(real), 'imag': imag if type(imag) in plain_ else summary_(type(imag), describe_)(imag), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16572,8 +16178,7 @@ def traced_394(fn_, site_, names_, _d1):
             return fn_(repeats, output_size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (repeats, output_size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'repeats': repeats if type(repeats) in plain_ else summary_(type(repeats), describe_)(repeats), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16614,8 +16219,7 @@ def traced_395(fn_, site_, names_):
             return fn_(result, a, b, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, a, b, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'a': a if type(a) in plain_ else summary_(type(a), describe_)(a), 'b': b if type(b) in plain_ else summary_(type(b), describe_)(b), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16656,8 +16260,7 @@ def traced_396(fn_, site_, names_):
             return fn_(result, input)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, input), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16698,8 +16301,7 @@ def traced_397(fn_, site_, names_):
             return fn_(result, input, boundaries, right, sorter)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, input, boundaries, right, sorter), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'boundaries': boundaries if type(boundaries) in plain_ else summary_(type(boundaries), describe_)(boundaries), 'right': right if type(right) in plain_ else summary_(type(right), describe_)(right), 'sorter': sorter if type(sorter) in plain_ else summary_(type(sorter), describe_)(sorter)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16740,8 +16342,7 @@ def traced_398(fn_, site_, names_):
             return fn_(result, repeats)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, repeats), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'repeats': repeats if type(repeats) in plain_ else summary_(type(repeats), describe_)(repeats)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16782,8 +16383,7 @@ def traced_399(fn_, site_, names_):
             return fn_(result, rows, cols)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, rows, cols), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'rows': rows if type(rows) in plain_ else summary_(type(rows), describe_)(rows), 'cols': cols if type(cols) in plain_ else summary_(type(cols), describe_)(cols)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16824,8 +16424,7 @@ def traced_400(fn_, site_, names_):
             return fn_(result, self, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, self, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16866,8 +16465,7 @@ def traced_401(fn_, site_, names_):
             return fn_(result, self, dim, index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, self, dim, index), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16908,8 +16506,7 @@ def traced_402(fn_, site_, names_):
             return fn_(result, self, index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, self, index), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16950,8 +16547,7 @@ def traced_403(fn_, site_, names_):
             return fn_(result, self, k, upper)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, self, k, upper), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'k': k if type(k) in plain_ else summary_(type(k), describe_)(k), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -16992,8 +16588,7 @@ def traced_404(fn_, site_, names_):
             return fn_(result, self, mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, self, mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mask': mask if type(mask) in plain_ else summary_(type(mask), describe_)(mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17034,8 +16629,7 @@ def traced_405(fn_, site_, names_):
             return fn_(result, self, n_sample, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, self, n_sample, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'n_sample': n_sample if type(n_sample) in plain_ else summary_(type(n_sample), describe_)(n_sample), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17076,8 +16670,7 @@ def traced_406(fn_, site_, names_):
             return fn_(result, size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17118,8 +16711,7 @@ def traced_407(fn_, site_, names_):
             return fn_(result, tensors, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, tensors, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17160,8 +16752,7 @@ def traced_408(fn_, site_, names_):
             return fn_(result, x1, x2, p)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, x1, x2, p), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'x1': x1 if type(x1) in plain_ else summary_(type(x1), describe_)(x1), 'x2': x2 if type(x2) in plain_ else summary_(type(x2), describe_)(x2), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17202,8 +16793,7 @@ def traced_409(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             return fn_(row, col, offset, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (row, col, offset, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'row': row if type(row) in plain_ else summary_(type(row), describe_)(row), 'col': col if type(col) in plain_ else summary_(type(col), describe_)(col), 'offset': offset if type(offset) in plain_ else summary_(type(offset), describe_)(offset), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17244,8 +16834,7 @@ def traced_410(fn_, site_, names_):
             return fn_(rows)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (rows,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'rows': rows if type(rows) in plain_ else summary_(type(rows), describe_)(rows)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17286,8 +16875,7 @@ def traced_411(fn_, site_, names_, _d1):
             return fn_(s, dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (s, dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'s': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17328,8 +16916,7 @@ def traced_412(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(s, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (s, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'s': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17370,8 +16957,7 @@ def traced_413(fn_, site_, names_):
             return fn_(scaled_grads, found_inf, inv_scale)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (scaled_grads, found_inf, inv_scale), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'scaled_grads': scaled_grads if type(scaled_grads) in plain_ else summary_(type(scaled_grads), describe_)(scaled_grads), 'found_inf': found_inf if type(found_inf) in plain_ else summary_(type(found_inf), describe_)(found_inf), 'inv_scale': inv_scale if type(inv_scale) in plain_ else summary_(type(inv_scale), describe_)(inv_scale)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17412,8 +16998,7 @@ def traced_414(fn_, site_, names_):
             return fn_(self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17454,8 +17039,7 @@ def traced_415(fn_, site_, names_):
             return fn_(self, *args)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, *args), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": recorder.describe_args(names_, (self, *args), {})}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17496,8 +17080,7 @@ def traced_416(fn_, site_, names_):
             return fn_(self, *args, **kwargs)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, *args), {**kwargs})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": recorder.describe_args(names_, (self, *args), {**kwargs})}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17538,8 +17121,7 @@ def traced_417(fn_, site_, names_):
             return fn_(self, A, upper)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, A, upper), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'A': A if type(A) in plain_ else summary_(type(A), describe_)(A), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17580,8 +17162,7 @@ def traced_418(fn_, site_, names_):
             return fn_(self, B, upper, left, unitriangular, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, B, upper, left, unitriangular, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'unitriangular': unitriangular if type(unitriangular) in plain_ else summary_(type(unitriangular), describe_)(unitriangular), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17622,8 +17203,7 @@ def traced_419(fn_, site_, names_, _d3, _d4):
             return fn_(self, B, upper, left, unitriangular)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, B, upper, left, unitriangular), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'B': B if type(B) in plain_ else summary_(type(B), describe_)(B), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'left': left if type(left) in plain_ else summary_(type(left), describe_)(left), 'unitriangular': unitriangular if type(unitriangular) in plain_ else summary_(type(unitriangular), describe_)(unitriangular)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17664,8 +17244,7 @@ def traced_420(fn_, site_, names_, _d1):
             return fn_(self, UPLO)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, UPLO), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'UPLO': UPLO if type(UPLO) in plain_ else summary_(type(UPLO), describe_)(UPLO)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17706,8 +17285,7 @@ def traced_421(fn_, site_, names_, _d1):
             return fn_(self, alpha)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, alpha), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17748,8 +17326,7 @@ def traced_422(fn_, site_, names_):
             return fn_(self, args, kwargs)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, args, kwargs), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'args': args if type(args) in plain_ else summary_(type(args), describe_)(args), 'kwargs': kwargs if type(kwargs) in plain_ else summary_(type(kwargs), describe_)(kwargs)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17790,8 +17367,7 @@ def traced_423(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(self, atol, rtol, hermitian, rcond)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, atol, rtol, hermitian, rcond), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'atol': atol if type(atol) in plain_ else summary_(type(atol), describe_)(atol), 'rtol': rtol if type(rtol) in plain_ else summary_(type(rtol), describe_)(rtol), 'hermitian': hermitian if type(hermitian) in plain_ else summary_(type(hermitian), describe_)(hermitian), 'rcond': rcond if type(rcond) in plain_ else summary_(type(rcond), describe_)(rcond)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17832,8 +17408,7 @@ def traced_424(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(self, atol, rtol, hermitian, tol)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, atol, rtol, hermitian, tol), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'atol': atol if type(atol) in plain_ else summary_(type(atol), describe_)(atol), 'rtol': rtol if type(rtol) in plain_ else summary_(type(rtol), describe_)(rtol), 'hermitian': hermitian if type(hermitian) in plain_ else summary_(type(hermitian), describe_)(hermitian), 'tol': tol if type(tol) in plain_ else summary_(type(tol), describe_)(tol)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17874,8 +17449,7 @@ def traced_425(fn_, site_, names_):
             return fn_(self, axis0, axis1)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, axis0, axis1), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'axis0': axis0 if type(axis0) in plain_ else summary_(type(axis0), describe_)(axis0), 'axis1': axis1 if type(axis1) in plain_ else summary_(type(axis1), describe_)(axis1)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17916,8 +17490,7 @@ def traced_426(fn_, site_, names_):
             return fn_(self, b, rcond, driver, solution, residuals, rank, singular_values)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, b, rcond, driver, solution, residuals, rank, singular_values), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'b': b if type(b) in plain_ else summary_(type(b), describe_)(b), 'rcond': rcond if type(rcond) in plain_ else summary_(type(rcond), describe_)(rcond), 'driver': driver if type(driver) in plain_ else summary_(type(driver), describe_)(driver), 'solution': solution if type(solution) in plain_ else summary_(type(solution), describe_)(solution), 'residuals': residuals if type(residuals) in plain_ else summary_(type(residuals), describe_)(residuals), 'rank': rank if type(rank) in plain_ else summary_(type(rank), describe_)(rank), 'singular_values': singular_values if type(singular_values) in plain_ else summary_(type(singular_values), describe_)(singular_values)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -17958,8 +17531,7 @@ def traced_427(fn_, site_, names_, _d2, _d3):
             return fn_(self, b, rcond, driver)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, b, rcond, driver), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'b': b if type(b) in plain_ else summary_(type(b), describe_)(b), 'rcond': rcond if type(rcond) in plain_ else summary_(type(rcond), describe_)(rcond), 'driver': driver if type(driver) in plain_ else summary_(type(driver), describe_)(driver)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18000,8 +17572,7 @@ def traced_428(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, bins, min, max)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, bins, min, max), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'bins': bins if type(bins) in plain_ else summary_(type(bins), describe_)(bins), 'min': min if type(min) in plain_ else summary_(type(min), describe_)(min), 'max': max if type(max) in plain_ else summary_(type(max), describe_)(max)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18042,8 +17613,7 @@ def traced_429(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(self, bins, min, max, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, bins, min, max, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'bins': bins if type(bins) in plain_ else summary_(type(bins), describe_)(bins), 'min': min if type(min) in plain_ else summary_(type(min), describe_)(min), 'max': max if type(max) in plain_ else summary_(type(max), describe_)(max), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18084,8 +17654,7 @@ def traced_430(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(self, bins, range, weight, density)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, bins, range, weight, density), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'bins': bins if type(bins) in plain_ else summary_(type(bins), describe_)(bins), 'range': range if type(range) in plain_ else summary_(type(range), describe_)(range), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'density': density if type(density) in plain_ else summary_(type(density), describe_)(density)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18126,8 +17695,7 @@ def traced_431(fn_, site_, names_):
             return fn_(self, block)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, block), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'block': block if type(block) in plain_ else summary_(type(block), describe_)(block)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18168,8 +17736,7 @@ def traced_432(fn_, site_, names_):
             return fn_(self, block, context)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, block, context), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'block': block if type(block) in plain_ else summary_(type(block), describe_)(block), 'context': context if type(context) in plain_ else summary_(type(context), describe_)(context)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18210,8 +17777,7 @@ def traced_433(fn_, site_, names_):
             return fn_(self, boundaries, out_int32, right, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, boundaries, out_int32, right, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'boundaries': boundaries if type(boundaries) in plain_ else summary_(type(boundaries), describe_)(boundaries), 'out_int32': out_int32 if type(out_int32) in plain_ else summary_(type(out_int32), describe_)(out_int32), 'right': right if type(right) in plain_ else summary_(type(right), describe_)(right), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18252,8 +17818,7 @@ def traced_434(fn_, site_, names_, _d2, _d3):
             return fn_(self, boundaries, out_int32, right)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, boundaries, out_int32, right), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'boundaries': boundaries if type(boundaries) in plain_ else summary_(type(boundaries), describe_)(boundaries), 'out_int32': out_int32 if type(out_int32) in plain_ else summary_(type(out_int32), describe_)(out_int32), 'right': right if type(right) in plain_ else summary_(type(right), describe_)(right)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18294,8 +17859,7 @@ def traced_435(fn_, site_, names_, _d2):
             return fn_(self, chunks, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, chunks, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'chunks': chunks if type(chunks) in plain_ else summary_(type(chunks), describe_)(chunks), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18336,8 +17900,7 @@ def traced_436(fn_, site_, names_):
             return fn_(self, config)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, config), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'config': config if type(config) in plain_ else summary_(type(config), describe_)(config)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18378,8 +17941,7 @@ def traced_437(fn_, site_, names_):
             return fn_(self, context)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, context), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'context': context if type(context) in plain_ else summary_(type(context), describe_)(context)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18420,8 +17982,7 @@ def traced_438(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, correction, fweights, aweights)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, correction, fweights, aweights), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'correction': correction if type(correction) in plain_ else summary_(type(correction), describe_)(correction), 'fweights': fweights if type(fweights) in plain_ else summary_(type(fweights), describe_)(fweights), 'aweights': aweights if type(aweights) in plain_ else summary_(type(aweights), describe_)(aweights)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18462,8 +18023,7 @@ def traced_439(fn_, site_, names_):
             return fn_(self, decimals, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, decimals, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'decimals': decimals if type(decimals) in plain_ else summary_(type(decimals), describe_)(decimals), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18504,8 +18064,7 @@ def traced_440(fn_, site_, names_, _d1):
             return fn_(self, decimals)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, decimals), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'decimals': decimals if type(decimals) in plain_ else summary_(type(decimals), describe_)(decimals)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18546,8 +18105,7 @@ def traced_441(fn_, site_, names_):
             return fn_(self, device, dtype, non_blocking, copy, memory_format)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, device, dtype, non_blocking, copy, memory_format), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'non_blocking': non_blocking if type(non_blocking) in plain_ else summary_(type(non_blocking), describe_)(non_blocking), 'copy': copy if type(copy) in plain_ else summary_(type(copy), describe_)(copy), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18588,8 +18146,7 @@ def traced_442(fn_, site_, names_):
             return fn_(self, device, orig_size, stream)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, device, orig_size, stream), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'orig_size': orig_size if type(orig_size) in plain_ else summary_(type(orig_size), describe_)(orig_size), 'stream': stream if type(stream) in plain_ else summary_(type(stream), describe_)(stream)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18630,8 +18187,7 @@ def traced_443(fn_, site_, names_, _d1):
             return fn_(self, diagonal)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, diagonal), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'diagonal': diagonal if type(diagonal) in plain_ else summary_(type(diagonal), describe_)(diagonal)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18672,8 +18228,7 @@ def traced_444(fn_, site_, names_):
             return fn_(self, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18714,8 +18269,7 @@ def traced_445(fn_, site_, names_):
             return fn_(self, dim, correction, keepdim, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, correction, keepdim, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'correction': correction if type(correction) in plain_ else summary_(type(correction), describe_)(correction), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18756,8 +18310,7 @@ def traced_446(fn_, site_, names_):
             return fn_(self, dim, dtype, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, dtype, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18798,8 +18351,7 @@ def traced_447(fn_, site_, names_, _d2):
             return fn_(self, dim, dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18840,8 +18392,7 @@ def traced_448(fn_, site_, names_):
             return fn_(self, dim, index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18882,8 +18433,7 @@ def traced_449(fn_, site_, names_, _d3):
             return fn_(self, dim, index, real_dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, real_dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'real_dim': real_dim if type(real_dim) in plain_ else summary_(type(real_dim), describe_)(real_dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18924,8 +18474,7 @@ def traced_450(fn_, site_, names_):
             return fn_(self, dim, index, source)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'source': source if type(source) in plain_ else summary_(type(source), describe_)(source)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -18966,8 +18515,7 @@ def traced_451(fn_, site_, names_):
             return fn_(self, dim, index, source, alpha)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source, alpha), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'source': source if type(source) in plain_ else summary_(type(source), describe_)(source), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19008,8 +18556,7 @@ def traced_452(fn_, site_, names_, _d4):
             return fn_(self, dim, index, source, alpha)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source, alpha), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'source': source if type(source) in plain_ else summary_(type(source), describe_)(source), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19050,8 +18597,7 @@ def traced_453(fn_, site_, names_):
             return fn_(self, dim, index, source, reduce, include_self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source, reduce, include_self), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'source': source if type(source) in plain_ else summary_(type(source), describe_)(source), 'reduce': reduce if type(reduce) in plain_ else summary_(type(reduce), describe_)(reduce), 'include_self': include_self if type(include_self) in plain_ else summary_(type(include_self), describe_)(include_self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19092,8 +18638,7 @@ def traced_454(fn_, site_, names_, _d5):
             return fn_(self, dim, index, source, reduce, include_self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, source, reduce, include_self), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'source': source if type(source) in plain_ else summary_(type(source), describe_)(source), 'reduce': reduce if type(reduce) in plain_ else summary_(type(reduce), describe_)(reduce), 'include_self': include_self if type(include_self) in plain_ else summary_(type(include_self), describe_)(include_self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19134,8 +18679,7 @@ def traced_455(fn_, site_, names_, _d3):
             return fn_(self, dim, index, sparse_grad)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, sparse_grad), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'sparse_grad': sparse_grad if type(sparse_grad) in plain_ else summary_(type(sparse_grad), describe_)(sparse_grad)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19176,8 +18720,7 @@ def traced_456(fn_, site_, names_):
             return fn_(self, dim, index, src)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, src), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'src': src if type(src) in plain_ else summary_(type(src), describe_)(src)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19218,8 +18761,7 @@ def traced_457(fn_, site_, names_):
             return fn_(self, dim, index, src, reduce)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, src, reduce), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'src': src if type(src) in plain_ else summary_(type(src), describe_)(src), 'reduce': reduce if type(reduce) in plain_ else summary_(type(reduce), describe_)(reduce)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19260,8 +18802,7 @@ def traced_458(fn_, site_, names_, _d3, _d4, _d5):
             return fn_(self, dim, index, src, value, reduce)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, src, value, reduce), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'src': src if type(src) in plain_ else summary_(type(src), describe_)(src), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value), 'reduce': reduce if type(reduce) in plain_ else summary_(type(reduce), describe_)(reduce)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19302,8 +18843,7 @@ def traced_459(fn_, site_, names_):
             return fn_(self, dim, index, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, index, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19344,8 +18884,7 @@ def traced_460(fn_, site_, names_):
             return fn_(self, dim, keepdim, dtype, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim, dtype, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19386,8 +18925,7 @@ def traced_461(fn_, site_, names_):
             return fn_(self, dim, keepdim, min_result, max_result)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim, min_result, max_result), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'min_result': min_result if type(min_result) in plain_ else summary_(type(min_result), describe_)(min_result), 'max_result': max_result if type(max_result) in plain_ else summary_(type(max_result), describe_)(max_result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19428,8 +18966,7 @@ def traced_462(fn_, site_, names_):
             return fn_(self, dim, keepdim, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19470,8 +19007,7 @@ def traced_463(fn_, site_, names_):
             return fn_(self, dim, keepdim, values, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim, values, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19512,8 +19048,7 @@ def traced_464(fn_, site_, names_, _d2):
             return fn_(self, dim, keepdim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19554,8 +19089,7 @@ def traced_465(fn_, site_, names_):
             return fn_(self, dim, normalization, forward)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, normalization, forward), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'normalization': normalization if type(normalization) in plain_ else summary_(type(normalization), describe_)(normalization), 'forward': forward if type(forward) in plain_ else summary_(type(forward), describe_)(forward)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19596,8 +19130,7 @@ def traced_466(fn_, site_, names_):
             return fn_(self, dim, normalization, forward, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, normalization, forward, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'normalization': normalization if type(normalization) in plain_ else summary_(type(normalization), describe_)(normalization), 'forward': forward if type(forward) in plain_ else summary_(type(forward), describe_)(forward), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19638,8 +19171,7 @@ def traced_467(fn_, site_, names_):
             return fn_(self, dim, normalization, last_dim_size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, normalization, last_dim_size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'normalization': normalization if type(normalization) in plain_ else summary_(type(normalization), describe_)(normalization), 'last_dim_size': last_dim_size if type(last_dim_size) in plain_ else summary_(type(last_dim_size), describe_)(last_dim_size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19680,8 +19212,7 @@ def traced_468(fn_, site_, names_):
             return fn_(self, dim, normalization, last_dim_size, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, normalization, last_dim_size, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'normalization': normalization if type(normalization) in plain_ else summary_(type(normalization), describe_)(normalization), 'last_dim_size': last_dim_size if type(last_dim_size) in plain_ else summary_(type(last_dim_size), describe_)(last_dim_size), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19722,8 +19253,7 @@ def traced_469(fn_, site_, names_):
             return fn_(self, dim, normalization, onesided)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, normalization, onesided), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'normalization': normalization if type(normalization) in plain_ else summary_(type(normalization), describe_)(normalization), 'onesided': onesided if type(onesided) in plain_ else summary_(type(onesided), describe_)(onesided)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19764,8 +19294,7 @@ def traced_470(fn_, site_, names_):
             return fn_(self, dim, normalization, onesided, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, normalization, onesided, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'normalization': normalization if type(normalization) in plain_ else summary_(type(normalization), describe_)(normalization), 'onesided': onesided if type(onesided) in plain_ else summary_(type(onesided), describe_)(onesided), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19806,8 +19335,7 @@ def traced_471(fn_, site_, names_, _d2, _d3):
             return fn_(self, dim, return_inverse, return_counts)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, return_inverse, return_counts), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'return_inverse': return_inverse if type(return_inverse) in plain_ else summary_(type(return_inverse), describe_)(return_inverse), 'return_counts': return_counts if type(return_counts) in plain_ else summary_(type(return_counts), describe_)(return_counts)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19848,8 +19376,7 @@ def traced_472(fn_, site_, names_):
             return fn_(self, dim, sizes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, sizes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'sizes': sizes if type(sizes) in plain_ else summary_(type(sizes), describe_)(sizes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19890,8 +19417,7 @@ def traced_473(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(self, dim, sorted, return_inverse, return_counts)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, sorted, return_inverse, return_counts), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'sorted': sorted if type(sorted) in plain_ else summary_(type(sorted), describe_)(sorted), 'return_inverse': return_inverse if type(return_inverse) in plain_ else summary_(type(return_inverse), describe_)(return_inverse), 'return_counts': return_counts if type(return_counts) in plain_ else summary_(type(return_counts), describe_)(return_counts)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19932,8 +19458,7 @@ def traced_474(fn_, site_, names_):
             return fn_(self, dim, start, length)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, start, length), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'length': length if type(length) in plain_ else summary_(type(length), describe_)(length)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -19974,8 +19499,7 @@ def traced_475(fn_, site_, names_):
             return fn_(self, dim, start, stop, step, disable_slice_optimization)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, start, stop, step, disable_slice_optimization), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'stop': stop if type(stop) in plain_ else summary_(type(stop), describe_)(stop), 'step': step if type(step) in plain_ else summary_(type(step), describe_)(step), 'disable_slice_optimization': disable_slice_optimization if type(disable_slice_optimization) in plain_ else summary_(type(disable_slice_optimization), describe_)(disable_slice_optimization)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20016,8 +19540,7 @@ def traced_476(fn_, site_, names_, _d2, _d3):
             return fn_(self, dim, unbiased, keepdim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, unbiased, keepdim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'unbiased': unbiased if type(unbiased) in plain_ else summary_(type(unbiased), describe_)(unbiased), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20058,8 +19581,7 @@ def traced_477(fn_, site_, names_):
             return fn_(self, dim0, dim1)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim0, dim1), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim0': dim0 if type(dim0) in plain_ else summary_(type(dim0), describe_)(dim0), 'dim1': dim1 if type(dim1) in plain_ else summary_(type(dim1), describe_)(dim1)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20100,8 +19622,7 @@ def traced_478(fn_, site_, names_, _d1):
             return fn_(self, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20142,8 +19663,7 @@ def traced_479(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, dim, correction, keepdim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, correction, keepdim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'correction': correction if type(correction) in plain_ else summary_(type(correction), describe_)(correction), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20184,8 +19704,7 @@ def traced_480(fn_, site_, names_, _d1, _d2):
             return fn_(self, dim, descending)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, descending), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'descending': descending if type(descending) in plain_ else summary_(type(descending), describe_)(descending)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20226,8 +19745,7 @@ def traced_481(fn_, site_, names_, _d1, _d2):
             return fn_(self, dim, keepdim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20268,8 +19786,7 @@ def traced_482(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, dim, keepdim, dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, keepdim, dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20310,8 +19827,7 @@ def traced_483(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(self, dim, start, end, step)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, start, end, step), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'step': step if type(step) in plain_ else summary_(type(step), describe_)(step)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20352,8 +19868,7 @@ def traced_484(fn_, site_, names_):
             return fn_(self, dimension, size, step)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dimension, size, step), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dimension': dimension if type(dimension) in plain_ else summary_(type(dimension), describe_)(dimension), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'step': step if type(step) in plain_ else summary_(type(step), describe_)(step)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20394,8 +19909,7 @@ def traced_485(fn_, site_, names_):
             return fn_(self, dims)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dims), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dims': dims if type(dims) in plain_ else summary_(type(dims), describe_)(dims)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20436,8 +19950,7 @@ def traced_486(fn_, site_, names_):
             return fn_(self, downscale_factor)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, downscale_factor), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'downscale_factor': downscale_factor if type(downscale_factor) in plain_ else summary_(type(downscale_factor), describe_)(downscale_factor)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20478,8 +19991,7 @@ def traced_487(fn_, site_, names_):
             return fn_(self, dst, src, pool)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dst, src, pool), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dst': dst if type(dst) in plain_ else summary_(type(dst), describe_)(dst), 'src': src if type(src) in plain_ else summary_(type(src), describe_)(src), 'pool': pool if type(pool) in plain_ else summary_(type(pool), describe_)(pool)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20520,8 +20032,7 @@ def traced_488(fn_, site_, names_):
             return fn_(self, dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20562,8 +20073,7 @@ def traced_489(fn_, site_, names_, _d1):
             return fn_(self, dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20604,8 +20114,7 @@ def traced_490(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             return fn_(self, dtype, layout, device, pin_memory, memory_format)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dtype, layout, device, pin_memory, memory_format), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20646,8 +20155,7 @@ def traced_491(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             return fn_(self, dtype, layout, device, pin_memory, non_blocking, memory_format)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dtype, layout, device, pin_memory, non_blocking, memory_format), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory), 'non_blocking': non_blocking if type(non_blocking) in plain_ else summary_(type(non_blocking), describe_)(non_blocking), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20688,8 +20196,7 @@ def traced_492(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
             return fn_(self, dtype, non_blocking, copy, memory_format, layout, device, pin_memory, other)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dtype, non_blocking, copy, memory_format, layout, device, pin_memory, other), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'non_blocking': non_blocking if type(non_blocking) in plain_ else summary_(type(non_blocking), describe_)(non_blocking), 'copy': copy if type(copy) in plain_ else summary_(type(copy), describe_)(copy), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20730,8 +20237,7 @@ def traced_493(fn_, site_, names_):
             return fn_(self, eigenvalues, eigenvectors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, eigenvalues, eigenvectors), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'eigenvalues': eigenvalues if type(eigenvalues) in plain_ else summary_(type(eigenvalues), describe_)(eigenvalues), 'eigenvectors': eigenvectors if type(eigenvectors) in plain_ else summary_(type(eigenvectors), describe_)(eigenvectors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20772,8 +20278,7 @@ def traced_494(fn_, site_, names_):
             return fn_(self, eps, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, eps, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20814,8 +20319,7 @@ def traced_495(fn_, site_, names_, _d1):
             return fn_(self, eps)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, eps), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20856,8 +20360,7 @@ def traced_496(fn_, site_, names_):
             return fn_(self, exponent)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, exponent), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'exponent': exponent if type(exponent) in plain_ else summary_(type(exponent), describe_)(exponent)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20898,8 +20401,7 @@ def traced_497(fn_, site_, names_):
             return fn_(self, exponent, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, exponent, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'exponent': exponent if type(exponent) in plain_ else summary_(type(exponent), describe_)(exponent), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20940,8 +20442,7 @@ def traced_498(fn_, site_, names_):
             return fn_(self, filename, flags, size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, filename, flags, size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'filename': filename if type(filename) in plain_ else summary_(type(filename), describe_)(filename), 'flags': flags if type(flags) in plain_ else summary_(type(flags), describe_)(flags), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -20982,8 +20483,7 @@ def traced_499(fn_, site_, names_, _d4):
             return fn_(self, filename, flags, size, fd)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, filename, flags, size, fd), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'filename': filename if type(filename) in plain_ else summary_(type(filename), describe_)(filename), 'flags': flags if type(flags) in plain_ else summary_(type(flags), describe_)(flags), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'fd': fd if type(fd) in plain_ else summary_(type(fd), describe_)(fd)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21024,8 +20524,7 @@ def traced_500(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             return fn_(self, fill_value, dtype, layout, device, pin_memory, memory_format)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, fill_value, dtype, layout, device, pin_memory, memory_format), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'fill_value': fill_value if type(fill_value) in plain_ else summary_(type(fill_value), describe_)(fill_value), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21066,8 +20565,7 @@ def traced_501(fn_, site_, names_, _d2):
             return fn_(self, fill_value, wrap)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, fill_value, wrap), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'fill_value': fill_value if type(fill_value) in plain_ else summary_(type(fill_value), describe_)(fill_value), 'wrap': wrap if type(wrap) in plain_ else summary_(type(wrap), describe_)(wrap)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21108,8 +20606,7 @@ def traced_502(fn_, site_, names_):
             return fn_(self, found_inf, inv_scale)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, found_inf, inv_scale), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'found_inf': found_inf if type(found_inf) in plain_ else summary_(type(found_inf), describe_)(found_inf), 'inv_scale': inv_scale if type(inv_scale) in plain_ else summary_(type(inv_scale), describe_)(inv_scale)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21150,8 +20647,7 @@ def traced_503(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, from_, to, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, from_, to, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'from_': from_ if type(from_) in plain_ else summary_(type(from_), describe_)(from_), 'to': to if type(to) in plain_ else summary_(type(to), describe_)(to), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21192,8 +20688,7 @@ def traced_504(fn_, site_, names_, _d1):
             return fn_(self, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21234,8 +20729,7 @@ def traced_505(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             return fn_(self, generator, dtype, layout, device, pin_memory, memory_format)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, generator, dtype, layout, device, pin_memory, memory_format), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21276,8 +20770,7 @@ def traced_506(fn_, site_, names_, _d1, _d2):
             return fn_(self, generator, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, generator, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21318,8 +20811,7 @@ def traced_507(fn_, site_, names_):
             return fn_(self, grad)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, grad), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21360,8 +20852,7 @@ def traced_508(fn_, site_, names_):
             return fn_(self, groups)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, groups), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21402,8 +20893,7 @@ def traced_509(fn_, site_, names_):
             return fn_(self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'growth_tracker': growth_tracker if type(growth_tracker) in plain_ else summary_(type(growth_tracker), describe_)(growth_tracker), 'found_inf': found_inf if type(found_inf) in plain_ else summary_(type(found_inf), describe_)(found_inf), 'scale_growth_factor': scale_growth_factor if type(scale_growth_factor) in plain_ else summary_(type(scale_growth_factor), describe_)(scale_growth_factor), 'scale_backoff_factor': scale_backoff_factor if type(scale_backoff_factor) in plain_ else summary_(type(scale_backoff_factor), describe_)(scale_backoff_factor), 'growth_interval': growth_interval if type(growth_interval) in plain_ else summary_(type(growth_interval), describe_)(growth_interval)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21444,8 +20934,7 @@ def traced_510(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
             return fn_(self, high, low, generator, dtype, layout, device, pin_memory, memory_format)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, high, low, generator, dtype, layout, device, pin_memory, memory_format), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'high': high if type(high) in plain_ else summary_(type(high), describe_)(high), 'low': low if type(low) in plain_ else summary_(type(low), describe_)(low), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21486,8 +20975,7 @@ def traced_511(fn_, site_, names_):
             return fn_(self, hist, bin_edges)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, hist, bin_edges), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'hist': hist if type(hist) in plain_ else summary_(type(hist), describe_)(hist), 'bin_edges': bin_edges if type(bin_edges) in plain_ else summary_(type(bin_edges), describe_)(bin_edges)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21528,8 +21016,7 @@ def traced_512(fn_, site_, names_):
             return fn_(self, ind, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, ind, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'ind': ind if type(ind) in plain_ else summary_(type(ind), describe_)(ind), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21570,8 +21057,7 @@ def traced_513(fn_, site_, names_, _d1):
             return fn_(self, ind)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, ind), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'ind': ind if type(ind) in plain_ else summary_(type(ind), describe_)(ind)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21612,8 +21098,7 @@ def traced_514(fn_, site_, names_):
             return fn_(self, index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, index), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21654,8 +21139,7 @@ def traced_515(fn_, site_, names_):
             return fn_(self, index, out_indices, disable_slice_optimization, specified_dims)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, index, out_indices, disable_slice_optimization, specified_dims), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'out_indices': out_indices if type(out_indices) in plain_ else summary_(type(out_indices), describe_)(out_indices), 'disable_slice_optimization': disable_slice_optimization if type(disable_slice_optimization) in plain_ else summary_(type(disable_slice_optimization), describe_)(disable_slice_optimization), 'specified_dims': specified_dims if type(specified_dims) in plain_ else summary_(type(specified_dims), describe_)(specified_dims)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21696,8 +21180,7 @@ def traced_516(fn_, site_, names_):
             return fn_(self, index, py_value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, index, py_value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index), 'py_value': py_value if type(py_value) in plain_ else summary_(type(py_value), describe_)(py_value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21738,8 +21221,7 @@ def traced_517(fn_, site_, names_):
             return fn_(self, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21780,8 +21262,7 @@ def traced_518(fn_, site_, names_, _d2):
             return fn_(self, indices, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21822,8 +21303,7 @@ def traced_519(fn_, site_, names_):
             return fn_(self, indices, max_norm, norm_type)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices, max_norm, norm_type), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'max_norm': max_norm if type(max_norm) in plain_ else summary_(type(max_norm), describe_)(max_norm), 'norm_type': norm_type if type(norm_type) in plain_ else summary_(type(norm_type), describe_)(norm_type)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21864,8 +21344,7 @@ def traced_520(fn_, site_, names_):
             return fn_(self, indices, output_size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices, output_size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21906,8 +21385,7 @@ def traced_521(fn_, site_, names_):
             return fn_(self, indices, output_size, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices, output_size, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21948,8 +21426,7 @@ def traced_522(fn_, site_, names_):
             return fn_(self, indices, output_size, stride, padding)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices, output_size, stride, padding), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -21990,8 +21467,7 @@ def traced_523(fn_, site_, names_):
             return fn_(self, indices, output_size, stride, padding, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices, output_size, stride, padding, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22032,8 +21508,7 @@ def traced_524(fn_, site_, names_, _d3):
             return fn_(self, indices, values, accumulate)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices, values, accumulate), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'accumulate': accumulate if type(accumulate) in plain_ else summary_(type(accumulate), describe_)(accumulate)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22074,8 +21549,7 @@ def traced_525(fn_, site_, names_, _d3, _d4):
             return fn_(self, indices, values, accumulate, unsafe)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices, values, accumulate, unsafe), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'accumulate': accumulate if type(accumulate) in plain_ else summary_(type(accumulate), describe_)(accumulate), 'unsafe': unsafe if type(unsafe) in plain_ else summary_(type(unsafe), describe_)(unsafe)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22116,8 +21590,7 @@ def traced_526(fn_, site_, names_):
             return fn_(self, input2, upper, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, input2, upper, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'input2': input2 if type(input2) in plain_ else summary_(type(input2), describe_)(input2), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22158,8 +21631,7 @@ def traced_527(fn_, site_, names_, _d2):
             return fn_(self, input2, upper)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, input2, upper), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'input2': input2 if type(input2) in plain_ else summary_(type(input2), describe_)(input2), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22200,8 +21672,7 @@ def traced_528(fn_, site_, names_):
             return fn_(self, it, from_, to, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, it, from_, to, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'from_': from_ if type(from_) in plain_ else summary_(type(from_), describe_)(from_), 'to': to if type(to) in plain_ else summary_(type(to), describe_)(to), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22242,8 +21713,7 @@ def traced_529(fn_, site_, names_):
             return fn_(self, k, dim, keepdim, values, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, k, dim, keepdim, values, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'k': k if type(k) in plain_ else summary_(type(k), describe_)(k), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22284,8 +21754,7 @@ def traced_530(fn_, site_, names_, _d2, _d3):
             return fn_(self, k, dim, keepdim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, k, dim, keepdim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'k': k if type(k) in plain_ else summary_(type(k), describe_)(k), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22326,8 +21795,7 @@ def traced_531(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(self, k, dim, largest, sorted)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, k, dim, largest, sorted), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'k': k if type(k) in plain_ else summary_(type(k), describe_)(k), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'largest': largest if type(largest) in plain_ else summary_(type(largest), describe_)(largest), 'sorted': sorted if type(sorted) in plain_ else summary_(type(sorted), describe_)(sorted)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22368,8 +21836,7 @@ def traced_532(fn_, site_, names_, _d1, _d2):
             return fn_(self, k, dims)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, k, dims), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'k': k if type(k) in plain_ else summary_(type(k), describe_)(k), 'dims': dims if type(dims) in plain_ else summary_(type(dims), describe_)(dims)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22410,8 +21877,7 @@ def traced_533(fn_, site_, names_):
             return fn_(self, kernel_size, dilation, padding, stride)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, kernel_size, dilation, padding, stride), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22452,8 +21918,7 @@ def traced_534(fn_, site_, names_):
             return fn_(self, kernel_size, dilation, padding, stride, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, kernel_size, dilation, padding, stride, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22494,8 +21959,7 @@ def traced_535(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(self, kernel_size, stride, padding, ceil_mode, count_include_pad)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, kernel_size, stride, padding, ceil_mode, count_include_pad), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'ceil_mode': ceil_mode if type(ceil_mode) in plain_ else summary_(type(ceil_mode), describe_)(ceil_mode), 'count_include_pad': count_include_pad if type(count_include_pad) in plain_ else summary_(type(count_include_pad), describe_)(count_include_pad)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22536,8 +22000,7 @@ def traced_536(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             return fn_(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'ceil_mode': ceil_mode if type(ceil_mode) in plain_ else summary_(type(ceil_mode), describe_)(ceil_mode), 'count_include_pad': count_include_pad if type(count_include_pad) in plain_ else summary_(type(count_include_pad), describe_)(count_include_pad), 'divisor_override': divisor_override if type(divisor_override) in plain_ else summary_(type(divisor_override), describe_)(divisor_override)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22578,8 +22041,7 @@ def traced_537(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(self, kernel_size, stride, padding, dilation, ceil_mode)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, kernel_size, stride, padding, dilation, ceil_mode), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'ceil_mode': ceil_mode if type(ceil_mode) in plain_ else summary_(type(ceil_mode), describe_)(ceil_mode)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22620,8 +22082,7 @@ def traced_538(fn_, site_, names_):
             return fn_(self, kwargs)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, kwargs), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'kwargs': kwargs if type(kwargs) in plain_ else summary_(type(kwargs), describe_)(kwargs)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22662,8 +22123,7 @@ def traced_539(fn_, site_, names_, _d1, _d2):
             return fn_(self, lambd, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, lambd, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'lambd': lambd if type(lambd) in plain_ else summary_(type(lambd), describe_)(lambd), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22704,8 +22164,7 @@ def traced_540(fn_, site_, names_):
             return fn_(self, level)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, level), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'level': level if type(level) in plain_ else summary_(type(level), describe_)(level)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22746,8 +22205,7 @@ def traced_541(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(self, lower, upper, training, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, lower, upper, training, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'lower': lower if type(lower) in plain_ else summary_(type(lower), describe_)(lower), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'training': training if type(training) in plain_ else summary_(type(training), describe_)(training), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22788,8 +22246,7 @@ def traced_542(fn_, site_, names_):
             return fn_(self, mantissa, exponent)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, mantissa, exponent), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mantissa': mantissa if type(mantissa) in plain_ else summary_(type(mantissa), describe_)(mantissa), 'exponent': exponent if type(exponent) in plain_ else summary_(type(exponent), describe_)(exponent)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22830,8 +22287,7 @@ def traced_543(fn_, site_, names_):
             return fn_(self, mask)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, mask), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mask': mask if type(mask) in plain_ else summary_(type(mask), describe_)(mask)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22872,8 +22328,7 @@ def traced_544(fn_, site_, names_):
             return fn_(self, mask, source)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, mask, source), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mask': mask if type(mask) in plain_ else summary_(type(mask), describe_)(mask), 'source': source if type(source) in plain_ else summary_(type(source), describe_)(source)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22914,8 +22369,7 @@ def traced_545(fn_, site_, names_):
             return fn_(self, mask, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, mask, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mask': mask if type(mask) in plain_ else summary_(type(mask), describe_)(mask), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22956,8 +22410,7 @@ def traced_546(fn_, site_, names_, _d4, _d5):
             return fn_(self, mat1, mat2, out_dtype, beta, alpha)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, mat1, mat2, out_dtype, beta, alpha), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mat1': mat1 if type(mat1) in plain_ else summary_(type(mat1), describe_)(mat1), 'mat2': mat2 if type(mat2) in plain_ else summary_(type(mat2), describe_)(mat2), 'out_dtype': out_dtype if type(out_dtype) in plain_ else summary_(type(out_dtype), describe_)(out_dtype), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -22998,8 +22451,7 @@ def traced_547(fn_, site_, names_, _d4, _d5, _d6):
             return fn_(self, mat1, mat2, out_dtype, beta, alpha, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, mat1, mat2, out_dtype, beta, alpha, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mat1': mat1 if type(mat1) in plain_ else summary_(type(mat1), describe_)(mat1), 'mat2': mat2 if type(mat2) in plain_ else summary_(type(mat2), describe_)(mat2), 'out_dtype': out_dtype if type(out_dtype) in plain_ else summary_(type(out_dtype), describe_)(out_dtype), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23040,8 +22492,7 @@ def traced_548(fn_, site_, names_):
             return fn_(self, mean, std, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, mean, std, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'std': std if type(std) in plain_ else summary_(type(std), describe_)(std), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23082,8 +22533,7 @@ def traced_549(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, mean, std, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, mean, std, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'std': std if type(std) in plain_ else summary_(type(std), describe_)(std), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23124,8 +22574,7 @@ def traced_550(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, median, sigma, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, median, sigma, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'median': median if type(median) in plain_ else summary_(type(median), describe_)(median), 'sigma': sigma if type(sigma) in plain_ else summary_(type(sigma), describe_)(sigma), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23166,8 +22615,7 @@ def traced_551(fn_, site_, names_, _d1):
             return fn_(self, memory_format)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, memory_format), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23208,8 +22656,7 @@ def traced_552(fn_, site_, names_, _d1, _d2):
             return fn_(self, min, max)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, min, max), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'min': min if type(min) in plain_ else summary_(type(min), describe_)(min), 'max': max if type(max) in plain_ else summary_(type(max), describe_)(max)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23250,8 +22697,7 @@ def traced_553(fn_, site_, names_):
             return fn_(self, min_val, max_val, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, min_val, max_val, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'min_val': min_val if type(min_val) in plain_ else summary_(type(min_val), describe_)(min_val), 'max_val': max_val if type(max_val) in plain_ else summary_(type(max_val), describe_)(max_val), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23292,8 +22738,7 @@ def traced_554(fn_, site_, names_, _d1, _d2):
             return fn_(self, min_val, max_val)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, min_val, max_val), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'min_val': min_val if type(min_val) in plain_ else summary_(type(min_val), describe_)(min_val), 'max_val': max_val if type(max_val) in plain_ else summary_(type(max_val), describe_)(max_val)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23334,8 +22779,7 @@ def traced_555(fn_, site_, names_):
             return fn_(self, n)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, n), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23376,8 +22820,7 @@ def traced_556(fn_, site_, names_):
             return fn_(self, n, dim, norm, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, n, dim, norm, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23418,8 +22861,7 @@ def traced_557(fn_, site_, names_):
             return fn_(self, n, dim, prepend, append, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, n, dim, prepend, append, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'prepend': prepend if type(prepend) in plain_ else summary_(type(prepend), describe_)(prepend), 'append': append if type(append) in plain_ else summary_(type(append), describe_)(append), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23460,8 +22902,7 @@ def traced_558(fn_, site_, names_):
             return fn_(self, n, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, n, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23502,8 +22943,7 @@ def traced_559(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, n, dim, norm)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, n, dim, norm), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23544,8 +22984,7 @@ def traced_560(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(self, n, dim, prepend, append)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, n, dim, prepend, append), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'prepend': prepend if type(prepend) in plain_ else summary_(type(prepend), describe_)(prepend), 'append': append if type(append) in plain_ else summary_(type(append), describe_)(append)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23586,8 +23025,7 @@ def traced_561(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
             return fn_(self, n_fft, hop_length, win_length, window, center, normalized, onesided, length, return_complex)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, n_fft, hop_length, win_length, window, center, normalized, onesided, length, return_complex), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'n_fft': n_fft if type(n_fft) in plain_ else summary_(type(n_fft), describe_)(n_fft), 'hop_length': hop_length if type(hop_length) in plain_ else summary_(type(hop_length), describe_)(hop_length), 'win_length': win_length if type(win_length) in plain_ else summary_(type(win_length), describe_)(win_length), 'window': window if type(window) in plain_ else summary_(type(window), describe_)(window), 'center': center if type(center) in plain_ else summary_(type(center), describe_)(center), 'normalized': normalized if type(normalized) in plain_ else summary_(type(normalized), describe_)(normalized), 'onesided': onesided if type(onesided) in plain_ else summary_(type(onesided), describe_)(onesided), 'length': length if type(length) in plain_ else summary_(type(length), describe_)(length), 'return_complex': return_complex if type(return_complex) in plain_ else summary_(type(return_complex), describe_)(return_complex)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23628,8 +23066,7 @@ def traced_562(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10)
             return fn_(self, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided, return_complex, align_to_window)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, n_fft, hop_length, win_length, window, center, pad_mode, normalized, onesided, return_complex, align_to_window), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'n_fft': n_fft if type(n_fft) in plain_ else summary_(type(n_fft), describe_)(n_fft), 'hop_length': hop_length if type(hop_length) in plain_ else summary_(type(hop_length), describe_)(hop_length), 'win_length': win_length if type(win_length) in plain_ else summary_(type(win_length), describe_)(win_length), 'window': window if type(window) in plain_ else summary_(type(window), describe_)(window), 'center': center if type(center) in plain_ else summary_(type(center), describe_)(center), 'pad_mode': pad_mode if type(pad_mode) in plain_ else summary_(type(pad_mode), describe_)(pad_mode), 'normalized': normalized if type(normalized) in plain_ else summary_(type(normalized), describe_)(normalized), 'onesided': onesided if type(onesided) in plain_ else summary_(type(onesided), describe_)(onesided), 'return_complex': return_complex if type(return_complex) in plain_ else summary_(type(return_complex), describe_)(return_complex), 'align_to_window': align_to_window if type(align_to_window) in plain_ else summary_(type(align_to_window), describe_)(align_to_window)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23670,8 +23107,7 @@ def traced_563(fn_, site_, names_):
             return fn_(self, nan, posinf, neginf, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, nan, posinf, neginf, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'nan': nan if type(nan) in plain_ else summary_(type(nan), describe_)(nan), 'posinf': posinf if type(posinf) in plain_ else summary_(type(posinf), describe_)(posinf), 'neginf': neginf if type(neginf) in plain_ else summary_(type(neginf), describe_)(neginf), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23712,8 +23148,7 @@ def traced_564(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, nan, posinf, neginf)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, nan, posinf, neginf), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'nan': nan if type(nan) in plain_ else summary_(type(nan), describe_)(nan), 'posinf': posinf if type(posinf) in plain_ else summary_(type(posinf), describe_)(posinf), 'neginf': neginf if type(neginf) in plain_ else summary_(type(neginf), describe_)(neginf)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23754,8 +23189,7 @@ def traced_565(fn_, site_, names_):
             return fn_(self, nbytes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, nbytes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'nbytes': nbytes if type(nbytes) in plain_ else summary_(type(nbytes), describe_)(nbytes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23796,8 +23230,7 @@ def traced_566(fn_, site_, names_):
             return fn_(self, nelements)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, nelements), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'nelements': nelements if type(nelements) in plain_ else summary_(type(nelements), describe_)(nelements)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23838,8 +23271,7 @@ def traced_567(fn_, site_, names_):
             return fn_(self, new_size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, new_size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'new_size': new_size if type(new_size) in plain_ else summary_(type(new_size), describe_)(new_size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23880,8 +23312,7 @@ def traced_568(fn_, site_, names_):
             return fn_(self, noise, lower, upper, training, generator, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, noise, lower, upper, training, generator, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'noise': noise if type(noise) in plain_ else summary_(type(noise), describe_)(noise), 'lower': lower if type(lower) in plain_ else summary_(type(lower), describe_)(lower), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'training': training if type(training) in plain_ else summary_(type(training), describe_)(training), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23922,8 +23353,7 @@ def traced_569(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(self, noise, lower, upper, training, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, noise, lower, upper, training, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'noise': noise if type(noise) in plain_ else summary_(type(noise), describe_)(noise), 'lower': lower if type(lower) in plain_ else summary_(type(lower), describe_)(lower), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'training': training if type(training) in plain_ else summary_(type(training), describe_)(training), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -23964,8 +23394,7 @@ def traced_570(fn_, site_, names_, _d1):
             return fn_(self, num_classes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, num_classes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'num_classes': num_classes if type(num_classes) in plain_ else summary_(type(num_classes), describe_)(num_classes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24006,8 +23435,7 @@ def traced_571(fn_, site_, names_, _d2, _d3):
             return fn_(self, num_samples, replacement, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, num_samples, replacement, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'num_samples': num_samples if type(num_samples) in plain_ else summary_(type(num_samples), describe_)(num_samples), 'replacement': replacement if type(replacement) in plain_ else summary_(type(replacement), describe_)(replacement), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24048,8 +23476,7 @@ def traced_572(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(self, num_samples, replacement, generator, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, num_samples, replacement, generator, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'num_samples': num_samples if type(num_samples) in plain_ else summary_(type(num_samples), describe_)(num_samples), 'replacement': replacement if type(replacement) in plain_ else summary_(type(replacement), describe_)(replacement), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24090,8 +23517,7 @@ def traced_573(fn_, site_, names_, _d1):
             return fn_(self, offset)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, offset), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'offset': offset if type(offset) in plain_ else summary_(type(offset), describe_)(offset)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24132,8 +23558,7 @@ def traced_574(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, offset, dim1, dim2)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, offset, dim1, dim2), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'offset': offset if type(offset) in plain_ else summary_(type(offset), describe_)(offset), 'dim1': dim1 if type(dim1) in plain_ else summary_(type(dim1), describe_)(dim1), 'dim2': dim2 if type(dim2) in plain_ else summary_(type(dim2), describe_)(dim2)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24174,8 +23599,7 @@ def traced_575(fn_, site_, names_):
             return fn_(self, op, ks, args)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, op, ks, args), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'op': op if type(op) in plain_ else summary_(type(op), describe_)(op), 'ks': ks if type(ks) in plain_ else summary_(type(ks), describe_)(ks), 'args': args if type(args) in plain_ else summary_(type(args), describe_)(args)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24216,8 +23640,7 @@ def traced_576(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(self, ord, dim, keepdim, dtype)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, ord, dim, keepdim, dtype), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'ord': ord if type(ord) in plain_ else summary_(type(ord), describe_)(ord), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24258,8 +23681,7 @@ def traced_577(fn_, site_, names_):
             return fn_(self, orig)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, orig), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'orig': orig if type(orig) in plain_ else summary_(type(orig), describe_)(orig)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24300,8 +23722,7 @@ def traced_578(fn_, site_, names_):
             return fn_(self, other)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24342,8 +23763,7 @@ def traced_579(fn_, site_, names_):
             return fn_(self, other, alpha, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, alpha, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24384,8 +23804,7 @@ def traced_580(fn_, site_, names_, _d2):
             return fn_(self, other, alpha)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, alpha), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24426,8 +23845,7 @@ def traced_581(fn_, site_, names_, _d2):
             return fn_(self, other, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24468,8 +23886,7 @@ def traced_582(fn_, site_, names_):
             return fn_(self, other, dims, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, dims, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'dims': dims if type(dims) in plain_ else summary_(type(dims), describe_)(dims), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24510,8 +23927,7 @@ def traced_583(fn_, site_, names_, _d2):
             return fn_(self, other, dims)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, dims), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'dims': dims if type(dims) in plain_ else summary_(type(dims), describe_)(dims)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24552,8 +23968,7 @@ def traced_584(fn_, site_, names_):
             return fn_(self, other, dims_self, dims_other)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, dims_self, dims_other), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'dims_self': dims_self if type(dims_self) in plain_ else summary_(type(dims_self), describe_)(dims_self), 'dims_other': dims_other if type(dims_other) in plain_ else summary_(type(dims_other), describe_)(dims_other)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24594,8 +24009,7 @@ def traced_585(fn_, site_, names_):
             return fn_(self, other, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24636,8 +24050,7 @@ def traced_586(fn_, site_, names_, _d2):
             return fn_(self, other, p)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, p), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24678,8 +24091,7 @@ def traced_587(fn_, site_, names_, _d2):
             return fn_(self, other, rounding_mode)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, rounding_mode), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'rounding_mode': rounding_mode if type(rounding_mode) in plain_ else summary_(type(rounding_mode), describe_)(rounding_mode)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24720,8 +24132,7 @@ def traced_588(fn_, site_, names_, _d2, _d3):
             return fn_(self, other, rounding_mode, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, rounding_mode, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'rounding_mode': rounding_mode if type(rounding_mode) in plain_ else summary_(type(rounding_mode), describe_)(rounding_mode), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24762,8 +24173,7 @@ def traced_589(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(self, other, rtol, atol, equal_nan)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, rtol, atol, equal_nan), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'rtol': rtol if type(rtol) in plain_ else summary_(type(rtol), describe_)(rtol), 'atol': atol if type(atol) in plain_ else summary_(type(atol), describe_)(atol), 'equal_nan': equal_nan if type(equal_nan) in plain_ else summary_(type(equal_nan), describe_)(equal_nan)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24804,8 +24214,7 @@ def traced_590(fn_, site_, names_, _d2):
             return fn_(self, other, self_num_batch_dims)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, self_num_batch_dims), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'self_num_batch_dims': self_num_batch_dims if type(self_num_batch_dims) in plain_ else summary_(type(self_num_batch_dims), describe_)(self_num_batch_dims)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24846,8 +24255,7 @@ def traced_591(fn_, site_, names_):
             return fn_(self, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24888,8 +24296,7 @@ def traced_592(fn_, site_, names_):
             return fn_(self, out, a, b)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, out, a, b), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out), 'a': a if type(a) in plain_ else summary_(type(a), describe_)(a), 'b': b if type(b) in plain_ else summary_(type(b), describe_)(b)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24930,8 +24337,7 @@ def traced_593(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(self, out, atol, rtol, hermitian, rcond)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, out, atol, rtol, hermitian, rcond), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out), 'atol': atol if type(atol) in plain_ else summary_(type(atol), describe_)(atol), 'rtol': rtol if type(rtol) in plain_ else summary_(type(rtol), describe_)(rtol), 'hermitian': hermitian if type(hermitian) in plain_ else summary_(type(hermitian), describe_)(hermitian), 'rcond': rcond if type(rcond) in plain_ else summary_(type(rcond), describe_)(rcond)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -24972,8 +24378,7 @@ def traced_594(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(self, out, atol, rtol, hermitian, tol)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, out, atol, rtol, hermitian, tol), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out), 'atol': atol if type(atol) in plain_ else summary_(type(atol), describe_)(atol), 'rtol': rtol if type(rtol) in plain_ else summary_(type(rtol), describe_)(rtol), 'hermitian': hermitian if type(hermitian) in plain_ else summary_(type(hermitian), describe_)(hermitian), 'tol': tol if type(tol) in plain_ else summary_(type(tol), describe_)(tol)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25014,8 +24419,7 @@ def traced_595(fn_, site_, names_, _d1):
             return fn_(self, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25056,8 +24460,7 @@ def traced_596(fn_, site_, names_):
             return fn_(self, output)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, output), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25098,8 +24501,7 @@ def traced_597(fn_, site_, names_):
             return fn_(self, output_size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, output_size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25140,8 +24542,7 @@ def traced_598(fn_, site_, names_):
             return fn_(self, output_size, kernel_size, dilation, padding, stride)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, output_size, kernel_size, dilation, padding, stride), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25182,8 +24583,7 @@ def traced_599(fn_, site_, names_):
             return fn_(self, output_size, kernel_size, dilation, padding, stride, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, output_size, kernel_size, dilation, padding, stride, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25224,8 +24624,7 @@ def traced_600(fn_, site_, names_):
             return fn_(self, p)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25266,8 +24665,7 @@ def traced_601(fn_, site_, names_):
             return fn_(self, p, context)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p, context), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'context': context if type(context) in plain_ else summary_(type(context), describe_)(context)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25308,8 +24706,7 @@ def traced_602(fn_, site_, names_):
             return fn_(self, p, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25350,8 +24747,7 @@ def traced_603(fn_, site_, names_, _d2):
             return fn_(self, p, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25392,8 +24788,7 @@ def traced_604(fn_, site_, names_):
             return fn_(self, p, isRetry, ctx)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p, isRetry, ctx), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'isRetry': isRetry if type(isRetry) in plain_ else summary_(type(isRetry), describe_)(isRetry), 'ctx': ctx if type(ctx) in plain_ else summary_(type(ctx), describe_)(ctx)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25434,8 +24829,7 @@ def traced_605(fn_, site_, names_):
             return fn_(self, p, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25476,8 +24870,7 @@ def traced_606(fn_, site_, names_):
             return fn_(self, p, train)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p, train), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25518,8 +24911,7 @@ def traced_607(fn_, site_, names_, _d1):
             return fn_(self, p)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25560,8 +24952,7 @@ def traced_608(fn_, site_, names_, _d1, _d2):
             return fn_(self, p, generator)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p, generator), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25602,8 +24993,7 @@ def traced_609(fn_, site_, names_):
             return fn_(self, p_, gen)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, p_, gen), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'p_': p_ if type(p_) in plain_ else summary_(type(p_), describe_)(p_), 'gen': gen if type(gen) in plain_ else summary_(type(gen), describe_)(gen)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25644,8 +25034,7 @@ def traced_610(fn_, site_, names_):
             return fn_(self, pad)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, pad), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'pad': pad if type(pad) in plain_ else summary_(type(pad), describe_)(pad)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25686,8 +25075,7 @@ def traced_611(fn_, site_, names_, _d3):
             return fn_(self, pad, mode, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, pad, mode, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'pad': pad if type(pad) in plain_ else summary_(type(pad), describe_)(pad), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25728,8 +25116,7 @@ def traced_612(fn_, site_, names_, _d2, _d3):
             return fn_(self, pad, mode, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, pad, mode, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'pad': pad if type(pad) in plain_ else summary_(type(pad), describe_)(pad), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25770,8 +25157,7 @@ def traced_613(fn_, site_, names_, _d2):
             return fn_(self, pad, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, pad, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'pad': pad if type(pad) in plain_ else summary_(type(pad), describe_)(pad), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25812,8 +25198,7 @@ def traced_614(fn_, site_, names_):
             return fn_(self, padding)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, padding), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25854,8 +25239,7 @@ def traced_615(fn_, site_, names_):
             return fn_(self, params, orig_size, context, split_remainder)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, params, orig_size, context, split_remainder), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'params': params if type(params) in plain_ else summary_(type(params), describe_)(params), 'orig_size': orig_size if type(orig_size) in plain_ else summary_(type(orig_size), describe_)(orig_size), 'context': context if type(context) in plain_ else summary_(type(context), describe_)(context), 'split_remainder': split_remainder if type(split_remainder) in plain_ else summary_(type(split_remainder), describe_)(split_remainder)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25896,8 +25280,7 @@ def traced_616(fn_, site_, names_):
             return fn_(self, ptr)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, ptr), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'ptr': ptr if type(ptr) in plain_ else summary_(type(ptr), describe_)(ptr)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25938,8 +25321,7 @@ def traced_617(fn_, site_, names_):
             return fn_(self, q, dim, keepdim, interpolation, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, q, dim, keepdim, interpolation, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'q': q if type(q) in plain_ else summary_(type(q), describe_)(q), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'interpolation': interpolation if type(interpolation) in plain_ else summary_(type(interpolation), describe_)(interpolation), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -25980,8 +25362,7 @@ def traced_618(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(self, q, dim, keepdim, interpolation)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, q, dim, keepdim, interpolation), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'q': q if type(q) in plain_ else summary_(type(q), describe_)(q), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'interpolation': interpolation if type(interpolation) in plain_ else summary_(type(interpolation), describe_)(interpolation)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26022,8 +25403,7 @@ def traced_619(fn_, site_, names_, _d1, _d2):
             return fn_(self, r, with_replacement)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, r, with_replacement), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'r': r if type(r) in plain_ else summary_(type(r), describe_)(r), 'with_replacement': with_replacement if type(with_replacement) in plain_ else summary_(type(with_replacement), describe_)(with_replacement)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26064,8 +25444,7 @@ def traced_620(fn_, site_, names_, _d1):
             return fn_(self, rcond)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, rcond), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'rcond': rcond if type(rcond) in plain_ else summary_(type(rcond), describe_)(rcond)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26106,8 +25485,7 @@ def traced_621(fn_, site_, names_):
             return fn_(self, repeats)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, repeats), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'repeats': repeats if type(repeats) in plain_ else summary_(type(repeats), describe_)(repeats)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26148,8 +25526,7 @@ def traced_622(fn_, site_, names_, _d2, _d3):
             return fn_(self, repeats, dim, output_size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, repeats, dim, output_size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'repeats': repeats if type(repeats) in plain_ else summary_(type(repeats), describe_)(repeats), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26190,8 +25567,7 @@ def traced_623(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, return_inverse, return_counts, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, return_inverse, return_counts, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'return_inverse': return_inverse if type(return_inverse) in plain_ else summary_(type(return_inverse), describe_)(return_inverse), 'return_counts': return_counts if type(return_counts) in plain_ else summary_(type(return_counts), describe_)(return_counts), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26232,8 +25608,7 @@ def traced_624(fn_, site_, names_):
             return fn_(self, s, dim, norm, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, s, dim, norm, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26274,8 +25649,7 @@ def traced_625(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, s, dim, norm)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, s, dim, norm), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26316,8 +25690,7 @@ def traced_626(fn_, site_, names_):
             return fn_(self, sections)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, sections), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'sections': sections if type(sections) in plain_ else summary_(type(sections), describe_)(sections)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26358,8 +25731,7 @@ def traced_627(fn_, site_, names_, _d2):
             return fn_(self, sections, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, sections, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'sections': sections if type(sections) in plain_ else summary_(type(sections), describe_)(sections), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26400,8 +25772,7 @@ def traced_628(fn_, site_, names_):
             return fn_(self, seq)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, seq), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'seq': seq if type(seq) in plain_ else summary_(type(seq), describe_)(seq)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26442,8 +25813,7 @@ def traced_629(fn_, site_, names_):
             return fn_(self, shape)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, shape), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'shape': shape if type(shape) in plain_ else summary_(type(shape), describe_)(shape)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26484,8 +25854,7 @@ def traced_630(fn_, site_, names_, _d2):
             return fn_(self, shifts, dims)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, shifts, dims), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'shifts': shifts if type(shifts) in plain_ else summary_(type(shifts), describe_)(shifts), 'dims': dims if type(dims) in plain_ else summary_(type(dims), describe_)(dims)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26526,8 +25895,7 @@ def traced_631(fn_, site_, names_):
             return fn_(self, sign, logabsdet)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, sign, logabsdet), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'sign': sign if type(sign) in plain_ else summary_(type(sign), describe_)(sign), 'logabsdet': logabsdet if type(logabsdet) in plain_ else summary_(type(logabsdet), describe_)(logabsdet)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26568,8 +25936,7 @@ def traced_632(fn_, site_, names_):
             return fn_(self, size)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26610,8 +25977,7 @@ def traced_633(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(self, size, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26652,8 +26018,7 @@ def traced_634(fn_, site_, names_, _d3, _d4, _d5, _d6):
             return fn_(self, size, fill_value, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size, fill_value, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'fill_value': fill_value if type(fill_value) in plain_ else summary_(type(fill_value), describe_)(fill_value), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26694,8 +26059,7 @@ def traced_635(fn_, site_, names_, _d2):
             return fn_(self, size, implicit)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size, implicit), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'implicit': implicit if type(implicit) in plain_ else summary_(type(implicit), describe_)(implicit)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26736,8 +26100,7 @@ def traced_636(fn_, site_, names_, _d2):
             return fn_(self, size, memory_format)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size, memory_format), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26778,8 +26141,7 @@ def traced_637(fn_, site_, names_):
             return fn_(self, size, stride)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size, stride), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26820,8 +26182,7 @@ def traced_638(fn_, site_, names_, _d3, _d4, _d5, _d6):
             return fn_(self, size, stride, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size, stride, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26862,8 +26223,7 @@ def traced_639(fn_, site_, names_):
             return fn_(self, size, stride, storage_offset)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size, stride, storage_offset), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'storage_offset': storage_offset if type(storage_offset) in plain_ else summary_(type(storage_offset), describe_)(storage_offset)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26904,8 +26264,7 @@ def traced_640(fn_, site_, names_, _d3):
             return fn_(self, size, stride, storage_offset)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size, stride, storage_offset), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'storage_offset': storage_offset if type(storage_offset) in plain_ else summary_(type(storage_offset), describe_)(storage_offset)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26946,8 +26305,7 @@ def traced_641(fn_, site_, names_, _d4):
             return fn_(self, size_bytes, allocator, resizable, data_ptr)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size_bytes, allocator, resizable, data_ptr), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size_bytes': size_bytes if type(size_bytes) in plain_ else summary_(type(size_bytes), describe_)(size_bytes), 'allocator': allocator if type(allocator) in plain_ else summary_(type(allocator), describe_)(allocator), 'resizable': resizable if type(resizable) in plain_ else summary_(type(resizable), describe_)(resizable), 'data_ptr': data_ptr if type(data_ptr) in plain_ else summary_(type(data_ptr), describe_)(data_ptr)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -26988,8 +26346,7 @@ def traced_642(fn_, site_, names_):
             return fn_(self, sizes, strides)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, sizes, strides), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'sizes': sizes if type(sizes) in plain_ else summary_(type(sizes), describe_)(sizes), 'strides': strides if type(strides) in plain_ else summary_(type(strides), describe_)(strides)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27030,8 +26387,7 @@ def traced_643(fn_, site_, names_, _d1, _d2):
             return fn_(self, some, compute_uv)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, some, compute_uv), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'some': some if type(some) in plain_ else summary_(type(some), describe_)(some), 'compute_uv': compute_uv if type(compute_uv) in plain_ else summary_(type(compute_uv), describe_)(compute_uv)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27072,8 +26428,7 @@ def traced_644(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(self, sorted, return_inverse, return_counts)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, sorted, return_inverse, return_counts), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'sorted': sorted if type(sorted) in plain_ else summary_(type(sorted), describe_)(sorted), 'return_inverse': return_inverse if type(return_inverse) in plain_ else summary_(type(return_inverse), describe_)(return_inverse), 'return_counts': return_counts if type(return_counts) in plain_ else summary_(type(return_counts), describe_)(return_counts)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27114,8 +26469,7 @@ def traced_645(fn_, site_, names_):
             return fn_(self, source)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, source), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'source': source if type(source) in plain_ else summary_(type(source), describe_)(source)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27156,8 +26510,7 @@ def traced_646(fn_, site_, names_):
             return fn_(self, source, destination)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, source, destination), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'source': source if type(source) in plain_ else summary_(type(source), describe_)(source), 'destination': destination if type(destination) in plain_ else summary_(type(destination), describe_)(destination)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27198,8 +26551,7 @@ def traced_647(fn_, site_, names_, _d4):
             return fn_(self, source, storage_offset, size, stride)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, source, storage_offset, size, stride), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'source': source if type(source) in plain_ else summary_(type(source), describe_)(source), 'storage_offset': storage_offset if type(storage_offset) in plain_ else summary_(type(storage_offset), describe_)(storage_offset), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27240,8 +26592,7 @@ def traced_648(fn_, site_, names_, _d2):
             return fn_(self, split_size, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, split_size, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'split_size': split_size if type(split_size) in plain_ else summary_(type(split_size), describe_)(split_size), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27282,8 +26633,7 @@ def traced_649(fn_, site_, names_, _d2):
             return fn_(self, split_sizes, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, split_sizes, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'split_sizes': split_sizes if type(split_sizes) in plain_ else summary_(type(split_sizes), describe_)(split_sizes), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27324,8 +26674,7 @@ def traced_650(fn_, site_, names_, _d2):
             return fn_(self, src, non_blocking)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, src, non_blocking), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'src': src if type(src) in plain_ else summary_(type(src), describe_)(src), 'non_blocking': non_blocking if type(non_blocking) in plain_ else summary_(type(non_blocking), describe_)(non_blocking)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27366,8 +26715,7 @@ def traced_651(fn_, site_, names_, _d2, _d3):
             return fn_(self, stable, dim, descending)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, stable, dim, descending), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'stable': stable if type(stable) in plain_ else summary_(type(stable), describe_)(stable), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'descending': descending if type(descending) in plain_ else summary_(type(descending), describe_)(descending)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27408,8 +26756,7 @@ def traced_652(fn_, site_, names_, _d1, _d2):
             return fn_(self, start_dim, end_dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, start_dim, end_dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'start_dim': start_dim if type(start_dim) in plain_ else summary_(type(start_dim), describe_)(start_dim), 'end_dim': end_dim if type(end_dim) in plain_ else summary_(type(end_dim), describe_)(end_dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27450,8 +26797,7 @@ def traced_653(fn_, site_, names_, _d4):
             return fn_(self, storage, key_set, data_type, impl_type)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, storage, key_set, data_type, impl_type), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'storage': storage if type(storage) in plain_ else summary_(type(storage), describe_)(storage), 'key_set': key_set if type(key_set) in plain_ else summary_(type(key_set), describe_)(key_set), 'data_type': data_type if type(data_type) in plain_ else summary_(type(data_type), describe_)(data_type), 'impl_type': impl_type if type(impl_type) in plain_ else summary_(type(impl_type), describe_)(impl_type)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27492,8 +26838,7 @@ def traced_654(fn_, site_, names_, _d2, _d3):
             return fn_(self, target, margin, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, margin, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'margin': margin if type(margin) in plain_ else summary_(type(margin), describe_)(margin), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27534,8 +26879,7 @@ def traced_655(fn_, site_, names_):
             return fn_(self, target, p, margin, weight, reduction, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, p, margin, weight, reduction, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'margin': margin if type(margin) in plain_ else summary_(type(margin), describe_)(margin), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27576,8 +26920,7 @@ def traced_656(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(self, target, p, margin, weight, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, p, margin, weight, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'margin': margin if type(margin) in plain_ else summary_(type(margin), describe_)(margin), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27618,8 +26961,7 @@ def traced_657(fn_, site_, names_):
             return fn_(self, target, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27660,8 +27002,7 @@ def traced_658(fn_, site_, names_):
             return fn_(self, target, reduction, delta, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, reduction, delta, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'delta': delta if type(delta) in plain_ else summary_(type(delta), describe_)(delta), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27702,8 +27043,7 @@ def traced_659(fn_, site_, names_):
             return fn_(self, target, reduction, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, reduction, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27744,8 +27084,7 @@ def traced_660(fn_, site_, names_):
             return fn_(self, target, reduction, output, is_target)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, reduction, output, is_target), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'is_target': is_target if type(is_target) in plain_ else summary_(type(is_target), describe_)(is_target)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27786,8 +27125,7 @@ def traced_661(fn_, site_, names_, _d2):
             return fn_(self, target, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27828,8 +27166,7 @@ def traced_662(fn_, site_, names_, _d2, _d3):
             return fn_(self, target, reduction, delta)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, reduction, delta), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'delta': delta if type(delta) in plain_ else summary_(type(delta), describe_)(delta)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27870,8 +27207,7 @@ def traced_663(fn_, site_, names_, _d2, _d3):
             return fn_(self, target, reduction, log_target)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, reduction, log_target), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'log_target': log_target if type(log_target) in plain_ else summary_(type(log_target), describe_)(log_target)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27912,8 +27248,7 @@ def traced_664(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(self, target, weight, pos_weight, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, weight, pos_weight, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'pos_weight': pos_weight if type(pos_weight) in plain_ else summary_(type(pos_weight), describe_)(pos_weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27954,8 +27289,7 @@ def traced_665(fn_, site_, names_, _d2, _d3):
             return fn_(self, target, weight, reduction)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, weight, reduction), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -27996,8 +27330,7 @@ def traced_666(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(self, target, weight, reduction, ignore_index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, weight, reduction, ignore_index), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'ignore_index': ignore_index if type(ignore_index) in plain_ else summary_(type(ignore_index), describe_)(ignore_index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28038,8 +27371,7 @@ def traced_667(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(self, target, weight, reduction, ignore_index, label_smoothing)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, target, weight, reduction, ignore_index, label_smoothing), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'target': target if type(target) in plain_ else summary_(type(target), describe_)(target), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'reduction': reduction if type(reduction) in plain_ else summary_(type(reduction), describe_)(reduction), 'ignore_index': ignore_index if type(ignore_index) in plain_ else summary_(type(ignore_index), describe_)(ignore_index), 'label_smoothing': label_smoothing if type(label_smoothing) in plain_ else summary_(type(label_smoothing), describe_)(label_smoothing)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28080,8 +27412,7 @@ def traced_668(fn_, site_, names_):
             return fn_(self, tensor)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, tensor), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'tensor': tensor if type(tensor) in plain_ else summary_(type(tensor), describe_)(tensor)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28122,8 +27453,7 @@ def traced_669(fn_, site_, names_):
             return fn_(self, tensor, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, tensor, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'tensor': tensor if type(tensor) in plain_ else summary_(type(tensor), describe_)(tensor), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28164,8 +27494,7 @@ def traced_670(fn_, site_, names_, _d1):
             return fn_(self, unbiased)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, unbiased), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'unbiased': unbiased if type(unbiased) in plain_ else summary_(type(unbiased), describe_)(unbiased)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28206,8 +27535,7 @@ def traced_671(fn_, site_, names_):
             return fn_(self, upper, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, upper, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28248,8 +27576,7 @@ def traced_672(fn_, site_, names_, _d1):
             return fn_(self, upper)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, upper), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'upper': upper if type(upper) in plain_ else summary_(type(upper), describe_)(upper)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28290,8 +27617,7 @@ def traced_673(fn_, site_, names_):
             return fn_(self, upscale_factor)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, upscale_factor), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'upscale_factor': upscale_factor if type(upscale_factor) in plain_ else summary_(type(upscale_factor), describe_)(upscale_factor)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28332,8 +27658,7 @@ def traced_674(fn_, site_, names_):
             return fn_(self, value)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, value), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28374,8 +27699,7 @@ def traced_675(fn_, site_, names_):
             return fn_(self, value, bdim, level)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, value, bdim, level), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'value': value if type(value) in plain_ else summary_(type(value), describe_)(value), 'bdim': bdim if type(bdim) in plain_ else summary_(type(bdim), describe_)(bdim), 'level': level if type(level) in plain_ else summary_(type(level), describe_)(level)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28416,8 +27740,7 @@ def traced_676(fn_, site_, names_):
             return fn_(self, values, indices, dim, descending)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, values, indices, dim, descending), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'descending': descending if type(descending) in plain_ else summary_(type(descending), describe_)(descending)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28458,8 +27781,7 @@ def traced_677(fn_, site_, names_):
             return fn_(self, vec)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, vec), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'vec': vec if type(vec) in plain_ else summary_(type(vec), describe_)(vec)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28500,8 +27822,7 @@ def traced_678(fn_, site_, names_):
             return fn_(self, vec, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, vec, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'vec': vec if type(vec) in plain_ else summary_(type(vec), describe_)(vec), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28542,8 +27863,7 @@ def traced_679(fn_, site_, names_):
             return fn_(self, vec2)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, vec2), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'vec2': vec2 if type(vec2) in plain_ else summary_(type(vec2), describe_)(vec2)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28584,8 +27904,7 @@ def traced_680(fn_, site_, names_):
             return fn_(self, weight)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, weight), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28626,8 +27945,7 @@ def traced_681(fn_, site_, names_):
             return fn_(self, weight, hist, bin_edges)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, hist, bin_edges), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'hist': hist if type(hist) in plain_ else summary_(type(hist), describe_)(hist), 'bin_edges': bin_edges if type(bin_edges) in plain_ else summary_(type(bin_edges), describe_)(bin_edges)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28668,8 +27986,7 @@ def traced_682(fn_, site_, names_):
             return fn_(self, weight, kernel_size, bias, stride, padding)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, kernel_size, bias, stride, padding), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28710,8 +28027,7 @@ def traced_683(fn_, site_, names_, _d3, _d4, _d5):
             return fn_(self, weight, kernel_size, bias, stride, padding)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, kernel_size, bias, stride, padding), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28752,8 +28068,7 @@ def traced_684(fn_, site_, names_, _d3, _d4, _d5, _d6):
             return fn_(self, weight, kernel_size, bias, stride, padding, dilation)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, kernel_size, bias, stride, padding, dilation), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28794,8 +28109,7 @@ def traced_685(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             return fn_(self, weight, kernel_size, bias, stride, padding, output_padding, dilation)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, weight, kernel_size, bias, stride, padding, output_padding, dilation), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'kernel_size': kernel_size if type(kernel_size) in plain_ else summary_(type(kernel_size), describe_)(kernel_size), 'bias': bias if type(bias) in plain_ else summary_(type(bias), describe_)(bias), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'output_padding': output_padding if type(output_padding) in plain_ else summary_(type(output_padding), describe_)(output_padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28836,8 +28150,7 @@ def traced_686(fn_, site_, names_, _d1, _d2):
             return fn_(self, weights, minlength)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, weights, minlength), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'weights': weights if type(weights) in plain_ else summary_(type(weights), describe_)(weights), 'minlength': minlength if type(minlength) in plain_ else summary_(type(minlength), describe_)(minlength)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28878,8 +28191,7 @@ def traced_687(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(sequences, batch_first, padding_value, padding_side)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (sequences, batch_first, padding_value, padding_side), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'sequences': sequences if type(sequences) in plain_ else summary_(type(sequences), describe_)(sequences), 'batch_first': batch_first if type(batch_first) in plain_ else summary_(type(batch_first), describe_)(batch_first), 'padding_value': padding_value if type(padding_value) in plain_ else summary_(type(padding_value), describe_)(padding_value), 'padding_side': padding_side if type(padding_side) in plain_ else summary_(type(padding_side), describe_)(padding_side)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28920,8 +28232,7 @@ def traced_688(fn_, site_, names_):
             return fn_(shape, numel)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (shape, numel), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'shape': shape if type(shape) in plain_ else summary_(type(shape), describe_)(shape), 'numel': numel if type(numel) in plain_ else summary_(type(numel), describe_)(numel)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -28962,8 +28273,7 @@ def traced_689(fn_, site_, names_):
             return fn_(size, allocator, ks, scalar_type)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, allocator, ks, scalar_type), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'allocator': allocator if type(allocator) in plain_ else summary_(type(allocator), describe_)(allocator), 'ks': ks if type(ks) in plain_ else summary_(type(ks), describe_)(ks), 'scalar_type': scalar_type if type(scalar_type) in plain_ else summary_(type(scalar_type), describe_)(scalar_type)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29004,8 +28314,7 @@ def traced_690(fn_, site_, names_):
             return fn_(size, device)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, device), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29046,8 +28355,7 @@ def traced_691(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(size, dtype, device, layout)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, dtype, device, layout), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29088,8 +28396,7 @@ def traced_692(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(size, dtype, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, dtype, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29130,8 +28437,7 @@ def traced_693(fn_, site_, names_, _d1, _d2, _d3, _d4):
             return fn_(size, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29172,8 +28478,7 @@ def traced_694(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             return fn_(size, dtype, layout, device, pin_memory, memory_format)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, dtype, layout, device, pin_memory, memory_format), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29214,8 +28519,7 @@ def traced_695(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(size, fill_value, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, fill_value, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'fill_value': fill_value if type(fill_value) in plain_ else summary_(type(fill_value), describe_)(fill_value), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29256,8 +28560,7 @@ def traced_696(fn_, site_, names_):
             return fn_(size, fill_value, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, fill_value, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'fill_value': fill_value if type(fill_value) in plain_ else summary_(type(fill_value), describe_)(fill_value), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29298,8 +28601,7 @@ def traced_697(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             return fn_(size, generator, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, generator, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29340,8 +28642,7 @@ def traced_698(fn_, site_, names_, _d1, _d2):
             return fn_(size, generator, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, generator, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'generator': generator if type(generator) in plain_ else summary_(type(generator), describe_)(generator), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29382,8 +28683,7 @@ def traced_699(fn_, site_, names_):
             return fn_(size, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29424,8 +28724,7 @@ def traced_700(fn_, site_, names_):
             return fn_(size, stride, allocator, ks, scalar_type)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, stride, allocator, ks, scalar_type), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'allocator': allocator if type(allocator) in plain_ else summary_(type(allocator), describe_)(allocator), 'ks': ks if type(ks) in plain_ else summary_(type(ks), describe_)(ks), 'scalar_type': scalar_type if type(scalar_type) in plain_ else summary_(type(scalar_type), describe_)(scalar_type)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29466,8 +28765,7 @@ def traced_701(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(size, stride, dtype, device, layout)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, stride, dtype, device, layout), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29508,8 +28806,7 @@ def traced_702(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(size, stride, dtype, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, stride, dtype, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29550,8 +28847,7 @@ def traced_703(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(size, stride, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (size, stride, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29592,8 +28888,7 @@ def traced_704(fn_, site_, names_):
             return fn_(sorted_sequence, self, out_int32, right, side, sorter, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (sorted_sequence, self, out_int32, right, side, sorter, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'sorted_sequence': sorted_sequence if type(sorted_sequence) in plain_ else summary_(type(sorted_sequence), describe_)(sorted_sequence), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out_int32': out_int32 if type(out_int32) in plain_ else summary_(type(out_int32), describe_)(out_int32), 'right': right if type(right) in plain_ else summary_(type(right), describe_)(right), 'side': side if type(side) in plain_ else summary_(type(side), describe_)(side), 'sorter': sorter if type(sorter) in plain_ else summary_(type(sorter), describe_)(sorter), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29634,8 +28929,7 @@ def traced_705(fn_, site_, names_, _d2, _d3, _d4, _d5):
             return fn_(sorted_sequence, self, out_int32, right, side, sorter)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (sorted_sequence, self, out_int32, right, side, sorter), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'sorted_sequence': sorted_sequence if type(sorted_sequence) in plain_ else summary_(type(sorted_sequence), describe_)(sorted_sequence), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out_int32': out_int32 if type(out_int32) in plain_ else summary_(type(out_int32), describe_)(out_int32), 'right': right if type(right) in plain_ else summary_(type(right), describe_)(right), 'side': side if type(side) in plain_ else summary_(type(side), describe_)(side), 'sorter': sorter if type(sorter) in plain_ else summary_(type(sorter), describe_)(sorter)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29676,8 +28970,7 @@ def traced_706(fn_, site_, names_, _d2, _d3):
             return fn_(start, end, step, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (start, end, step, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'step': step if type(step) in plain_ else summary_(type(step), describe_)(step), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29718,8 +29011,7 @@ def traced_707(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             return fn_(start, end, steps, base, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (start, end, steps, base, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'steps': steps if type(steps) in plain_ else summary_(type(steps), describe_)(steps), 'base': base if type(base) in plain_ else summary_(type(base), describe_)(base), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29760,8 +29052,7 @@ def traced_708(fn_, site_, names_, _d3, _d4):
             return fn_(start, end, steps, base, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (start, end, steps, base, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'steps': steps if type(steps) in plain_ else summary_(type(steps), describe_)(steps), 'base': base if type(base) in plain_ else summary_(type(base), describe_)(base), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29802,8 +29093,7 @@ def traced_709(fn_, site_, names_, _d3, _d4, _d5, _d6):
             return fn_(start, end, steps, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (start, end, steps, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'steps': steps if type(steps) in plain_ else summary_(type(steps), describe_)(steps), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29844,8 +29134,7 @@ def traced_710(fn_, site_, names_, _d3):
             return fn_(start, end, steps, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (start, end, steps, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'start': start if type(start) in plain_ else summary_(type(start), describe_)(start), 'end': end if type(end) in plain_ else summary_(type(end), describe_)(end), 'steps': steps if type(steps) in plain_ else summary_(type(steps), describe_)(steps), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29886,8 +29175,7 @@ def traced_711(fn_, site_, names_):
             return fn_(storage)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (storage,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'storage': storage if type(storage) in plain_ else summary_(type(storage), describe_)(storage)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29928,8 +29216,7 @@ def traced_712(fn_, site_, names_):
             return fn_(storage, size_bytes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (storage, size_bytes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'storage': storage if type(storage) in plain_ else summary_(type(storage), describe_)(storage), 'size_bytes': size_bytes if type(size_bytes) in plain_ else summary_(type(size_bytes), describe_)(size_bytes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -29970,8 +29257,7 @@ def traced_713(fn_, site_, names_):
             return fn_(t)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (t,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'t': t if type(t) in plain_ else summary_(type(t), describe_)(t)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30012,8 +29298,7 @@ def traced_714(fn_, site_, names_, _d2):
             return fn_(t, alloc, priority)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (t, alloc, priority), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'t': t if type(t) in plain_ else summary_(type(t), describe_)(t), 'alloc': alloc if type(alloc) in plain_ else summary_(type(alloc), describe_)(alloc), 'priority': priority if type(priority) in plain_ else summary_(type(priority), describe_)(priority)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30054,8 +29339,7 @@ def traced_715(fn_, site_, names_):
             return fn_(tensor, data, sizes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensor, data, sizes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensor': tensor if type(tensor) in plain_ else summary_(type(tensor), describe_)(tensor), 'data': data if type(data) in plain_ else summary_(type(data), describe_)(data), 'sizes': sizes if type(sizes) in plain_ else summary_(type(sizes), describe_)(sizes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30096,8 +29380,7 @@ def traced_716(fn_, site_, names_, _d1):
             return fn_(tensor, force)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensor, force), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensor': tensor if type(tensor) in plain_ else summary_(type(tensor), describe_)(tensor), 'force': force if type(force) in plain_ else summary_(type(force), describe_)(force)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30138,8 +29421,7 @@ def traced_717(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
             return fn_(tensor, other, scalar, scalar1, scalar2)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensor, other, scalar, scalar1, scalar2), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensor': tensor if type(tensor) in plain_ else summary_(type(tensor), describe_)(tensor), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'scalar': scalar if type(scalar) in plain_ else summary_(type(scalar), describe_)(scalar), 'scalar1': scalar1 if type(scalar1) in plain_ else summary_(type(scalar1), describe_)(scalar1), 'scalar2': scalar2 if type(scalar2) in plain_ else summary_(type(scalar2), describe_)(scalar2)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30180,8 +29462,7 @@ def traced_718(fn_, site_, names_):
             return fn_(tensor_sizes, tensor_strides, sizes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensor_sizes, tensor_strides, sizes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensor_sizes': tensor_sizes if type(tensor_sizes) in plain_ else summary_(type(tensor_sizes), describe_)(tensor_sizes), 'tensor_strides': tensor_strides if type(tensor_strides) in plain_ else summary_(type(tensor_strides), describe_)(tensor_strides), 'sizes': sizes if type(sizes) in plain_ else summary_(type(sizes), describe_)(sizes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30222,8 +29503,7 @@ def traced_719(fn_, site_, names_):
             return fn_(tensors)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensors,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30264,8 +29544,7 @@ def traced_720(fn_, site_, names_, _d1):
             return fn_(tensors, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensors, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30306,8 +29585,7 @@ def traced_721(fn_, site_, names_, _d1, _d2):
             return fn_(tensors, dim, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensors, dim, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30348,8 +29626,7 @@ def traced_722(fn_, site_, names_, _d1):
             return fn_(tensors, indexing)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensors, indexing), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors), 'indexing': indexing if type(indexing) in plain_ else summary_(type(indexing), describe_)(indexing)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30390,8 +29667,7 @@ def traced_723(fn_, site_, names_):
             return fn_(tensors, out)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensors, out), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30432,8 +29708,7 @@ def traced_724(fn_, site_, names_):
             return fn_(theta, size, align_corners)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (theta, size, align_corners), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'theta': theta if type(theta) in plain_ else summary_(type(theta), describe_)(theta), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30474,8 +29749,7 @@ def traced_725(fn_, site_, names_):
             return fn_(to_type, arg, device_type)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (to_type, arg, device_type), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'to_type': to_type if type(to_type) in plain_ else summary_(type(to_type), describe_)(to_type), 'arg': arg if type(arg) in plain_ else summary_(type(arg), describe_)(arg), 'device_type': device_type if type(device_type) in plain_ else summary_(type(device_type), describe_)(device_type)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30516,8 +29790,7 @@ def traced_726(fn_, site_, names_):
             return fn_(type1, type2)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (type1, type2), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'type1': type1 if type(type1) in plain_ else summary_(type(type1), describe_)(type1), 'type2': type2 if type(type2) in plain_ else summary_(type(type2), describe_)(type2)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30558,8 +29831,7 @@ def traced_727(fn_, site_, names_):
             return fn_(v, g, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (v, g, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'v': v if type(v) in plain_ else summary_(type(v), describe_)(v), 'g': g if type(g) in plain_ else summary_(type(g), describe_)(g), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30600,8 +29872,7 @@ def traced_728(fn_, site_, names_, _d2):
             return fn_(v, g, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (v, g, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'v': v if type(v) in plain_ else summary_(type(v), describe_)(v), 'g': g if type(g) in plain_ else summary_(type(g), describe_)(g), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30642,8 +29913,7 @@ def traced_729(fn_, site_, names_, _d1, _d2):
             return fn_(v, pow, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (v, pow, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'v': v if type(v) in plain_ else summary_(type(v), describe_)(v), 'pow': pow if type(pow) in plain_ else summary_(type(pow), describe_)(pow), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30684,8 +29954,7 @@ def traced_730(fn_, site_, names_):
             return fn_(value, bdim, level)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (value, bdim, level), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'value': value if type(value) in plain_ else summary_(type(value), describe_)(value), 'bdim': bdim if type(bdim) in plain_ else summary_(type(bdim), describe_)(bdim), 'level': level if type(level) in plain_ else summary_(type(level), describe_)(level)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30726,8 +29995,7 @@ def traced_731(fn_, site_, names_):
             return fn_(value, self)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (value, self), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'value': value if type(value) in plain_ else summary_(type(value), describe_)(value), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30768,8 +30036,7 @@ def traced_732(fn_, site_, names_):
             return fn_(values, indices, self, dim, ignore_nan)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (values, indices, self, dim, ignore_nan), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'ignore_nan': ignore_nan if type(ignore_nan) in plain_ else summary_(type(ignore_nan), describe_)(ignore_nan)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30810,8 +30077,7 @@ def traced_733(fn_, site_, names_):
             return fn_(values, indices, self, dim, is_max)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (values, indices, self, dim, is_max), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'is_max': is_max if type(is_max) in plain_ else summary_(type(is_max), describe_)(is_max)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30852,8 +30118,7 @@ def traced_734(fn_, site_, names_):
             return fn_(values, indices, self, dim, keepdim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (values, indices, self, dim, keepdim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30894,8 +30159,7 @@ def traced_735(fn_, site_, names_):
             return fn_(values, indices, self, k, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (values, indices, self, k, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'k': k if type(k) in plain_ else summary_(type(k), describe_)(k), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30936,8 +30200,7 @@ def traced_736(fn_, site_, names_):
             return fn_(values, indices, self, k, dim, largest, sorted)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (values, indices, self, k, dim, largest, sorted), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'values': values if type(values) in plain_ else summary_(type(values), describe_)(values), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'k': k if type(k) in plain_ else summary_(type(k), describe_)(k), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'largest': largest if type(largest) in plain_ else summary_(type(largest), describe_)(largest), 'sorted': sorted if type(sorted) in plain_ else summary_(type(sorted), describe_)(sorted)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30978,8 +30241,7 @@ def traced_737(fn_, site_, names_):
             return fn_(var)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (var,), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'var': var if type(var) in plain_ else summary_(type(var), describe_)(var)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31020,8 +30282,7 @@ def traced_738(fn_, site_, names_):
             return fn_(w, *args)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (w, *args), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": recorder.describe_args(names_, (w, *args), {})}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31062,8 +30323,7 @@ def traced_739(fn_, site_, names_):
             return fn_(w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'w': w if type(w) in plain_ else summary_(type(w), describe_)(w), 'idx': idx if type(idx) in plain_ else summary_(type(idx), describe_)(idx), 'offset2bag': offset2bag if type(offset2bag) in plain_ else summary_(type(offset2bag), describe_)(offset2bag), 'bag_size': bag_size if type(bag_size) in plain_ else summary_(type(bag_size), describe_)(bag_size), 'psw': psw if type(psw) in plain_ else summary_(type(psw), describe_)(psw), 'num_bags': num_bags if type(num_bags) in plain_ else summary_(type(num_bags), describe_)(num_bags), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'padding_idx': padding_idx if type(padding_idx) in plain_ else summary_(type(padding_idx), describe_)(padding_idx), 'fbgemm': fbgemm if type(fbgemm) in plain_ else summary_(type(fbgemm), describe_)(fbgemm)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31104,8 +30364,7 @@ def traced_740(fn_, site_, names_):
             return fn_(w, norm, v, g, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (w, norm, v, g, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'w': w if type(w) in plain_ else summary_(type(w), describe_)(w), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm), 'v': v if type(v) in plain_ else summary_(type(v), describe_)(v), 'g': g if type(g) in plain_ else summary_(type(g), describe_)(g), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31146,8 +30405,7 @@ def traced_741(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
             return fn_(weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (weight, indices, offsets, scale_grad_by_freq, mode, sparse, per_sample_weights, include_last_offset, padding_idx), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'offsets': offsets if type(offsets) in plain_ else summary_(type(offsets), describe_)(offsets), 'scale_grad_by_freq': scale_grad_by_freq if type(scale_grad_by_freq) in plain_ else summary_(type(scale_grad_by_freq), describe_)(scale_grad_by_freq), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'sparse': sparse if type(sparse) in plain_ else summary_(type(sparse), describe_)(sparse), 'per_sample_weights': per_sample_weights if type(per_sample_weights) in plain_ else summary_(type(per_sample_weights), describe_)(per_sample_weights), 'include_last_offset': include_last_offset if type(include_last_offset) in plain_ else summary_(type(include_last_offset), describe_)(include_last_offset), 'padding_idx': padding_idx if type(padding_idx) in plain_ else summary_(type(padding_idx), describe_)(padding_idx)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31188,8 +30446,7 @@ def traced_742(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(weight, indices, padding_idx, scale_grad_by_freq, sparse)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (weight, indices, padding_idx, scale_grad_by_freq, sparse), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'weight': weight if type(weight) in plain_ else summary_(type(weight), describe_)(weight), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices), 'padding_idx': padding_idx if type(padding_idx) in plain_ else summary_(type(padding_idx), describe_)(padding_idx), 'scale_grad_by_freq': scale_grad_by_freq if type(scale_grad_by_freq) in plain_ else summary_(type(scale_grad_by_freq), describe_)(scale_grad_by_freq), 'sparse': sparse if type(sparse) in plain_ else summary_(type(sparse), describe_)(sparse)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31230,8 +30487,7 @@ def traced_743(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
             return fn_(window_length, periodic, alpha, beta, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (window_length, periodic, alpha, beta, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'window_length': window_length if type(window_length) in plain_ else summary_(type(window_length), describe_)(window_length), 'periodic': periodic if type(periodic) in plain_ else summary_(type(periodic), describe_)(periodic), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31272,8 +30528,7 @@ def traced_744(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             return fn_(window_length, periodic, beta, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (window_length, periodic, beta, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'window_length': window_length if type(window_length) in plain_ else summary_(type(window_length), describe_)(window_length), 'periodic': periodic if type(periodic) in plain_ else summary_(type(periodic), describe_)(periodic), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31314,8 +30569,7 @@ def traced_745(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             return fn_(window_length, periodic, dtype, layout, device, pin_memory)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (window_length, periodic, dtype, layout, device, pin_memory), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'window_length': window_length if type(window_length) in plain_ else summary_(type(window_length), describe_)(window_length), 'periodic': periodic if type(periodic) in plain_ else summary_(type(periodic), describe_)(periodic), 'dtype': dtype if type(dtype) in plain_ else summary_(type(dtype), describe_)(dtype), 'layout': layout if type(layout) in plain_ else summary_(type(layout), describe_)(layout), 'device': device if type(device) in plain_ else summary_(type(device), describe_)(device), 'pin_memory': pin_memory if type(pin_memory) in plain_ else summary_(type(pin_memory), describe_)(pin_memory)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31356,8 +30610,7 @@ def traced_746(fn_, site_, names_, _d1):
             return fn_(x, N)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, N), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'N': N if type(N) in plain_ else summary_(type(N), describe_)(N)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31398,8 +30651,7 @@ def traced_747(fn_, site_, names_, _d1, _d2):
             return fn_(x, N, increasing)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, N, increasing), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'N': N if type(N) in plain_ else summary_(type(N), describe_)(N), 'increasing': increasing if type(increasing) in plain_ else summary_(type(increasing), describe_)(increasing)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31440,8 +30692,7 @@ def traced_748(fn_, site_, names_):
             return fn_(x, alpha, total)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, alpha, total), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'alpha': alpha if type(alpha) in plain_ else summary_(type(alpha), describe_)(alpha), 'total': total if type(total) in plain_ else summary_(type(total), describe_)(total)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31482,8 +30733,7 @@ def traced_749(fn_, site_, names_):
             return fn_(x, grid, mode, padding_mode, align_corners)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, grid, mode, padding_mode, align_corners), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'grid': grid if type(grid) in plain_ else summary_(type(grid), describe_)(grid), 'mode': mode if type(mode) in plain_ else summary_(type(mode), describe_)(mode), 'padding_mode': padding_mode if type(padding_mode) in plain_ else summary_(type(padding_mode), describe_)(padding_mode), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31524,8 +30774,7 @@ def traced_750(fn_, site_, names_):
             return fn_(x, index)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, index), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'index': index if type(index) in plain_ else summary_(type(index), describe_)(index)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31566,8 +30815,7 @@ def traced_751(fn_, site_, names_):
             return fn_(x, indices)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, indices), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31608,8 +30856,7 @@ def traced_752(fn_, site_, names_):
             return fn_(x, k, s, p, d, oh, ow)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, k, s, p, d, oh, ow), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'k': k if type(k) in plain_ else summary_(type(k), describe_)(k), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'd': d if type(d) in plain_ else summary_(type(d), describe_)(d), 'oh': oh if type(oh) in plain_ else summary_(type(oh), describe_)(oh), 'ow': ow if type(ow) in plain_ else summary_(type(ow), describe_)(ow)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31650,8 +30897,7 @@ def traced_753(fn_, site_, names_):
             return fn_(x, k, s, p, d, out_sizes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, k, s, p, d, out_sizes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'k': k if type(k) in plain_ else summary_(type(k), describe_)(k), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'd': d if type(d) in plain_ else summary_(type(d), describe_)(d), 'out_sizes': out_sizes if type(out_sizes) in plain_ else summary_(type(out_sizes), describe_)(out_sizes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31692,8 +30938,7 @@ def traced_754(fn_, site_, names_):
             return fn_(x, kw, sj, pj, dj, ow)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, kw, sj, pj, dj, ow), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'kw': kw if type(kw) in plain_ else summary_(type(kw), describe_)(kw), 'sj': sj if type(sj) in plain_ else summary_(type(sj), describe_)(sj), 'pj': pj if type(pj) in plain_ else summary_(type(pj), describe_)(pj), 'dj': dj if type(dj) in plain_ else summary_(type(dj), describe_)(dj), 'ow': ow if type(ow) in plain_ else summary_(type(ow), describe_)(ow)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31734,8 +30979,7 @@ def traced_755(fn_, site_, names_):
             return fn_(x, mats)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, mats), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'mats': mats if type(mats) in plain_ else summary_(type(mats), describe_)(mats)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31776,8 +31020,7 @@ def traced_756(fn_, site_, names_):
             return fn_(x, oh, ow)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, oh, ow), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'oh': oh if type(oh) in plain_ else summary_(type(oh), describe_)(oh), 'ow': ow if type(ow) in plain_ else summary_(type(ow), describe_)(ow)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31818,8 +31061,7 @@ def traced_757(fn_, site_, names_):
             return fn_(x, out_shape)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, out_shape), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'out_shape': out_shape if type(out_shape) in plain_ else summary_(type(out_shape), describe_)(out_shape)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31860,8 +31102,7 @@ def traced_758(fn_, site_, names_):
             return fn_(x, out_sizes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, out_sizes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'out_sizes': out_sizes if type(out_sizes) in plain_ else summary_(type(out_sizes), describe_)(out_sizes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31902,8 +31143,7 @@ def traced_759(fn_, site_, names_):
             return fn_(x, plan, opmath)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, plan, opmath), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'plan': plan if type(plan) in plain_ else summary_(type(plan), describe_)(plan), 'opmath': opmath if type(opmath) in plain_ else summary_(type(opmath), describe_)(opmath)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31944,8 +31184,7 @@ def traced_760(fn_, site_, names_):
             return fn_(x, w, b, out_shape, stride, padding, dilation)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, w, b, out_shape, stride, padding, dilation), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'w': w if type(w) in plain_ else summary_(type(w), describe_)(w), 'b': b if type(b) in plain_ else summary_(type(b), describe_)(b), 'out_shape': out_shape if type(out_shape) in plain_ else summary_(type(out_shape), describe_)(out_shape), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -31986,8 +31225,7 @@ def traced_761(fn_, site_, names_):
             return fn_(x, w, b, stride, padding, dilation)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, w, b, stride, padding, dilation), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'w': w if type(w) in plain_ else summary_(type(w), describe_)(w), 'b': b if type(b) in plain_ else summary_(type(b), describe_)(b), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32028,8 +31266,7 @@ def traced_762(fn_, site_, names_):
             return fn_(x, w, b, stride, padding, dilation, groups)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, w, b, stride, padding, dilation, groups), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'w': w if type(w) in plain_ else summary_(type(w), describe_)(w), 'b': b if type(b) in plain_ else summary_(type(b), describe_)(b), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'dilation': dilation if type(dilation) in plain_ else summary_(type(dilation), describe_)(dilation), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32070,8 +31307,7 @@ def traced_763(fn_, site_, names_):
             return fn_(x, w, b, stride, padding, groups)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, w, b, stride, padding, groups), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'w': w if type(w) in plain_ else summary_(type(w), describe_)(w), 'b': b if type(b) in plain_ else summary_(type(b), describe_)(b), 'stride': stride if type(stride) in plain_ else summary_(type(stride), describe_)(stride), 'padding': padding if type(padding) in plain_ else summary_(type(padding), describe_)(padding), 'groups': groups if type(groups) in plain_ else summary_(type(groups), describe_)(groups)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32112,8 +31348,7 @@ def traced_764(fn_, site_, names_):
             return fn_(x, windows, oh, ow)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, windows, oh, ow), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'windows': windows if type(windows) in plain_ else summary_(type(windows), describe_)(windows), 'oh': oh if type(oh) in plain_ else summary_(type(oh), describe_)(oh), 'ow': ow if type(ow) in plain_ else summary_(type(ow), describe_)(ow)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32154,8 +31389,7 @@ def traced_765(fn_, site_, names_):
             return fn_(x, windows, out_sizes)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, windows, out_sizes), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'windows': windows if type(windows) in plain_ else summary_(type(windows), describe_)(windows), 'out_sizes': out_sizes if type(out_sizes) in plain_ else summary_(type(out_sizes), describe_)(out_sizes)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32196,8 +31430,7 @@ def traced_766(fn_, site_, names_):
             return fn_(x, y)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x, y), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'y': y if type(y) in plain_ else summary_(type(y), describe_)(y)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32238,8 +31471,7 @@ def traced_767(fn_, site_, names_):
             return fn_(x1, x2)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x1, x2), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x1': x1 if type(x1) in plain_ else summary_(type(x1), describe_)(x1), 'x2': x2 if type(x2) in plain_ else summary_(type(x2), describe_)(x2)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32280,8 +31512,7 @@ def traced_768(fn_, site_, names_, _d2, _d3):
             return fn_(x1, x2, dim, eps)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x1, x2, dim, eps), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x1': x1 if type(x1) in plain_ else summary_(type(x1), describe_)(x1), 'x2': x2 if type(x2) in plain_ else summary_(type(x2), describe_)(x2), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32322,8 +31553,7 @@ def traced_769(fn_, site_, names_):
             return fn_(x1, x2, p, compute_mode)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x1, x2, p, compute_mode), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x1': x1 if type(x1) in plain_ else summary_(type(x1), describe_)(x1), 'x2': x2 if type(x2) in plain_ else summary_(type(x2), describe_)(x2), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'compute_mode': compute_mode if type(compute_mode) in plain_ else summary_(type(compute_mode), describe_)(compute_mode)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32364,8 +31594,7 @@ def traced_770(fn_, site_, names_, _d2, _d3):
             return fn_(x1, x2, p, compute_mode)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x1, x2, p, compute_mode), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x1': x1 if type(x1) in plain_ else summary_(type(x1), describe_)(x1), 'x2': x2 if type(x2) in plain_ else summary_(type(x2), describe_)(x2), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'compute_mode': compute_mode if type(compute_mode) in plain_ else summary_(type(compute_mode), describe_)(compute_mode)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32406,8 +31635,7 @@ def traced_771(fn_, site_, names_, _d2, _d3, _d4):
             return fn_(x1, x2, p, eps, keepdim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x1, x2, p, eps, keepdim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x1': x1 if type(x1) in plain_ else summary_(type(x1), describe_)(x1), 'x2': x2 if type(x2) in plain_ else summary_(type(x2), describe_)(x2), 'p': p if type(p) in plain_ else summary_(type(p), describe_)(p), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32448,8 +31676,7 @@ def traced_772(fn_, site_, names_):
             return fn_(x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (x_t, gamma, beta, m, n, eps, y_t, mean, rstd), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'x_t': x_t if type(x_t) in plain_ else summary_(type(x_t), describe_)(x_t), 'gamma': gamma if type(gamma) in plain_ else summary_(type(gamma), describe_)(gamma), 'beta': beta if type(beta) in plain_ else summary_(type(beta), describe_)(beta), 'm': m if type(m) in plain_ else summary_(type(m), describe_)(m), 'n': n if type(n) in plain_ else summary_(type(n), describe_)(n), 'eps': eps if type(eps) in plain_ else summary_(type(eps), describe_)(eps), 'y_t': y_t if type(y_t) in plain_ else summary_(type(y_t), describe_)(y_t), 'mean': mean if type(mean) in plain_ else summary_(type(mean), describe_)(mean), 'rstd': rstd if type(rstd) in plain_ else summary_(type(rstd), describe_)(rstd)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -32490,8 +31717,7 @@ def traced_773(fn_, site_, names_, _d1, _d2, _d3):
             return fn_(y, x, dx, dim)
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (y, x, dx, dim), {})
-        plain_, describe_ = recorder.PLAIN_TYPES, recorder.summarize
-        summary_ = recorder.DESCRIBE_BY_TYPE.get  # Note [A summary by one lookup]
+        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'y': y if type(y) in plain_ else summary_(type(y), describe_)(y), 'x': x if type(x) in plain_ else summary_(type(x), describe_)(x), 'dx': dx if type(dx) in plain_ else summary_(type(dx), describe_)(dx), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
