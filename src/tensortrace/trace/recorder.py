@@ -24,6 +24,7 @@ from tensortrace.trace.arguments import (
     _PLAIN_TYPES,
     _SUMMARY_OF,
     DESCRIBE_BY_TYPE,
+    describe_args,
     summarize,
 )
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
@@ -307,38 +308,6 @@ def call_traced(
     """The general path of a traced wrapper, taken only while a trace is active: on another
     thread, or for a parameter list with `*args` or `**kwargs`."""
     return record_call(rec, site, {"args": describe_args(names, args, kwargs)}, fn, args, kwargs)
-
-
-def describe_args(names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-    """The arguments of a traced call as its begin event records them, by parameter name."""
-    # plain loops with summarize's fast paths inlined: no comprehension frames per event, and a
-    # tensor's summary read straight from its type's method, an iterator's name from its type's
-    # (Note [Summaries by type]). The method raises AttributeError for an object still being
-    # constructed (the `self` of a TensorImpl's __init__), which summarize names by its type.
-    plain = _PLAIN_TYPES
-    described = {}
-    for n, v in zip(names, args):
-        kind = type(v)
-        if kind in plain:
-            described[n] = v
-        else:
-            method = _SUMMARY_OF.get(kind)
-            if method is not None:
-                try:
-                    described[n] = method(v)
-                except AttributeError:  # being constructed: summarize's answer
-                    described[n] = kind.__name__
-            else:  # a TensorIterator, an allocator: named by its type, as summarize does
-                name = _NAME_ONLY.get(kind)
-                described[n] = name if name is not None else summarize(v)
-    if len(args) > len(names):
-        extra = []  # a loop, not a comprehension: no frame of its own
-        for v in args[len(names) :]:
-            extra.append(v if type(v) in plain else summarize(v))
-        described["*args"] = extra
-    for k, v in kwargs.items():
-        described[k] = v if type(v) in plain else summarize(v)
-    return described
 
 
 # Note [Wrappers with the wrapped function's signature]
