@@ -147,33 +147,38 @@ class LazyValues(dict[int, dict[str, Any]]):
     def index_views(self, impls: list[TensorImpl]) -> None:
         """Remember which storage each of `impls` views."""
         views = self._views
+        # Note [Weak tables read through their data]: WeakKeyDictionary.get and WeakSet's `in`
+        # are Python methods that look a fresh weak reference up in the table's `data`; the
+        # capture runs at every kernel's end, so it looks it up there itself
+        by_ref = views.data  # type: ignore[attr-defined]
         for impl in impls:
             storage = impl.storage_.storage_impl_.target_
             if storage is not None:
-                refs = views.get(storage)
+                refs = by_ref.get(_ref(storage))
                 if refs is None:
                     refs = views[storage] = {}
-                refs[id(impl)] = weakref.ref(impl)
+                refs[id(impl)] = _ref(impl)
 
     def candidates(self, rec: Recorder) -> list[TensorImpl]:
         """The tracked TensorImpls that are new, changed layout, or view a storage that may
         have been written."""
-        tracked = rec.tracked
-        changed = [
-            o
-            for o in tuple(rec.changed)
-            if type(o) is TensorImpl and o.refcount_ > 0 and o in tracked
-        ]
+        tracked = rec.tracked.data  # type: ignore[attr-defined] # Note [Weak tables read ...]
+        changed = []  # plain loops: a comprehension is a frame of its own
+        for o in tuple(rec.changed):
+            if type(o) is TensorImpl and o.refcount_ > 0 and _ref(o) in tracked:
+                changed.append(o)
         self.index_views(changed)
-        chosen = {id(impl): impl for impl in changed}
+        chosen = {}
+        for impl in changed:
+            chosen[id(impl)] = impl
         storages = [*rec.written]
         # iterating a WeakSet costs six Python calls even when it is empty, as it usually is:
         # its set of references (`data`, not in typeshed) is tested first
         if rec.escaped.data:  # type: ignore[attr-defined]
             storages += rec.escaped
-        views = self._views
+        by_ref = self._views.data  # type: ignore[attr-defined]
         for storage in storages:
-            refs = views.get(storage)
+            refs = by_ref.get(_ref(storage))
             if not refs:
                 continue
             for key, ref in list(refs.items()):
@@ -360,6 +365,7 @@ def _layout_text(layout: _Layout, copy: bytes) -> str:
     return _text(data, scalar_type, device, default)
 
 
+_ref = weakref.ref
 _NO_BYTES = np.empty(0, np.uint8)  # StorageImpl.bytes_view() of a storage with no memory
 _deref = weakref.ref.__call__  # a weak reference called: its object, or None once it died
 

@@ -94,10 +94,13 @@ class StorageImpl(intrusive_ptr_target):
         """The last reference is gone: clear the DataPtr, whose deleter frees the memory."""
         self.data_ptr_.clear()
 
-    def _trace_summary(self) -> dict[str, Any]:
+    def _trace_summary(self) -> dict[str, Any] | str:
+        name = getattr(self, "trace_name", None)
+        if name is None:  # the `self` of __init__: named by its type, as summarize names it,
+            return type(self).__name__  # without raising (Note [A summary by one lookup])
         return schema.summary(
             schema.STORAGE_IMPL,
-            object=self.trace_name,
+            object=name,
             nbytes=self.size_bytes_,
             refcount=self.refcount_,
         )

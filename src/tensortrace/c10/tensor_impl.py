@@ -334,12 +334,15 @@ class TensorImpl(intrusive_ptr_target):
                 },
             )
 
-    def _trace_summary(self) -> dict[str, Any]:
+    def _trace_summary(self) -> dict[str, Any] | str:
         # schema.summary(TENSOR_IMPL, ...) written out, the dtype's name read from the table
         # ScalarType.__str__ reads: one call per TensorImpl, not three
+        name = getattr(self, "trace_name", None)
+        if name is None:  # the `self` of __init__: named by its type, as summarize names it,
+            return type(self).__name__  # without raising (Note [A summary by one lookup])
         return {
             schema.SUMMARY: schema.TENSOR_IMPL,
-            "object": self.trace_name,
+            "object": name,
             "sizes": list(self.sizes_),
             "strides": list(self.strides_),
             "offset": self.storage_offset_,

@@ -26,6 +26,15 @@ _is_plain = _PLAIN_TYPES.__contains__
 _NAME_ONLY: dict[type, str] = {}
 # types summarized by their class's `_trace_summary`, learned as summarize meets them
 _SUMMARY_OF: dict[type, Callable[[Any], Any]] = {}
+# Note [A summary by one lookup]: what summarize answers for a value of a type in _SUMMARY_OF
+# or _NAME_ONLY, or of an enum, as one function of the value: its `_trace_summary`, `str`, or
+# its name's `str.format` (which returns the name itself: it has no `{}` to fill). A traced
+# wrapper describes an argument with one lookup here and one call (parameter_lists._TRACED),
+# not a call to summarize first. A summary method that raises AttributeError for an object
+# still being constructed (the `self` of its `__init__`) sends the wrapper to describe_args,
+# which raises it again: TensorImpl's and StorageImpl's, made in every op, return their type's
+# name for it instead, as summarize does, without the two exceptions.
+DESCRIBE_BY_TYPE: dict[type, Callable[[Any], Any]] = {}
 
 
 def summarize(value: Any) -> Any:
@@ -46,6 +55,7 @@ def summarize(value: Any) -> Any:
         if all(map(_is_plain, map(type, value))):  # sizes and strides: copied in C
             return list(value)
     if isinstance(value, Enum):  # before int: ScalarType.Float reads better than 6
+        DESCRIBE_BY_TYPE[kind] = str
         return str(value)
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
@@ -55,7 +65,7 @@ def summarize(value: Any) -> Any:
             isinstance(getattr(kind, "_trace_summary", None), FunctionType)
             and getattr(summary, "__self__", None) is value
         ):  # the class's own method: the same for every value of the type
-            _SUMMARY_OF[kind] = kind._trace_summary
+            _SUMMARY_OF[kind] = DESCRIBE_BY_TYPE[kind] = kind._trace_summary
         try:
             return summary()
         except AttributeError:
@@ -70,4 +80,37 @@ def summarize(value: Any) -> Any:
         return repr(value)
     if getattr(kind, "_trace_summary", None) is None:  # always just its name: remember that
         _NAME_ONLY[kind] = kind.__name__
+        DESCRIBE_BY_TYPE[kind] = kind.__name__.format
     return kind.__name__
+
+
+def describe_args(names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The arguments of a traced call as its begin event records them, by parameter name."""
+    # plain loops with summarize's fast paths inlined: no comprehension frames per event, and a
+    # tensor's summary read straight from its type's method, an iterator's name from its type's
+    # (Note [Summaries by type]). The method raises AttributeError for an object still being
+    # constructed (the `self` of a TensorImpl's __init__), which summarize names by its type.
+    plain = _PLAIN_TYPES
+    described = {}
+    for n, v in zip(names, args):
+        kind = type(v)
+        if kind in plain:
+            described[n] = v
+        else:
+            method = _SUMMARY_OF.get(kind)
+            if method is not None:
+                try:
+                    described[n] = method(v)
+                except AttributeError:  # being constructed: summarize's answer
+                    described[n] = kind.__name__
+            else:  # a TensorIterator, an allocator: named by its type, as summarize does
+                name = _NAME_ONLY.get(kind)
+                described[n] = name if name is not None else summarize(v)
+    if len(args) > len(names):
+        extra = []  # a loop, not a comprehension: no frame of its own
+        for v in args[len(names) :]:
+            extra.append(v if type(v) in plain else summarize(v))
+        described["*args"] = extra
+    for k, v in kwargs.items():
+        described[k] = v if type(v) in plain else summarize(v)
+    return described

@@ -13,8 +13,8 @@ as the generated wrapper, with the wrapped function (a copy of the original, so 
 original code), its FrameSite and its parameter names as constants of that code instead of
 closure cells. Every reference to the function (module attributes, `from ... import`, dispatch
 tables, class dicts) sees the swap, because the function object stays the same. While tracing,
-the frames and events are exactly those of the wrapper: the same
-`call_traced(rec, site, fn, names, args, kwargs)`.
+the frames and events are exactly those of the wrapper (Note [A traced wrapper records its own
+frame] in trace/parameter_lists.py).
 
 Note [A function takes its own code back when it next runs idle]
 Swapping all ~5,000 functions each way cost ~770 us per recording, most of a small recording's
@@ -43,7 +43,13 @@ from inspect import CO_VARARGS, CO_VARKEYWORDS
 from types import CodeType, FunctionType
 from typing import Any
 
-from tensortrace.trace.parameter_lists import PARAMETER_LISTS_SEEN, parameter_list, wrapper_text
+from tensortrace.trace.parameter_lists import (
+    _RESERVED,
+    PARAMETER_LISTS_SEEN,
+    parameter_list,
+    traced_body,
+    wrapper_text,
+)
 
 # markers the template's code holds as constants, replaced by the real objects
 _RECORDER, _FN, _SITE, _NAMES = "\x00recorder", "\x00fn", "\x00site", "\x00names"
@@ -51,15 +57,15 @@ _RESTORE, _SWAP = "\x00restore", "\x00swap"
 
 # line for line the generated wrapper (trace/generated/traced_wrappers.py), whose lines a
 # debugger shows for it; while idle it also gives the function its own code back (Note [A
-# function takes its own code back when it next runs idle])
+# function takes its own code back when it next runs idle]). `traced` is the body that records
+# the frame (parameter_lists._TRACED), read from the markers.
 _TEMPLATE = (
     "\n"
     "def wrapper({params}):\n"
-    "    rec_ = {recorder!r}.current\n"
+    "    rec_ = {recorder}.current\n"
     "    if rec_ is None:\n"
-    "        return {restore!r}({swap!r})({call})\n"
-    "    return {recorder!r}.call_traced(rec_, {site!r}, {fn!r}, {names!r}, "
-    "({positional}), {{{keywords}}})\n"
+    "        return {restore}({swap})({call})\n"
+    "{traced}\n"
 )
 
 # parameter list key -> the template's code (its markers not yet replaced)
@@ -107,11 +113,8 @@ def _code_can_swap(code: CodeType) -> bool:
     flags = code.co_flags
     n_names = code.co_argcount + code.co_kwonlyargcount
     n_names += bool(flags & CO_VARARGS) + bool(flags & CO_VARKEYWORDS)
-    return _RESERVED not in code.co_varnames[:n_names]
-
-
-# the parameter name that would shadow the wrapper body's own local
-_RESERVED = "rec_"
+    # a parameter that would shadow the wrapper body's own locals or the builtins it calls
+    return _RESERVED.isdisjoint(code.co_varnames[:n_names])
 
 
 def copy_function(fn: FunctionType) -> FunctionType:
@@ -177,18 +180,14 @@ def _template(key: str) -> CodeType:
     code = _templates.get(key)
     if code is None:
         # a default's value lives in the function (__defaults__), not in its code
-        params, call, positional, keywords = wrapper_text(key, lambda i: "=None")
+        params, call, _, _ = wrapper_text(key, lambda i: "=None")
         source = _TEMPLATE.format(
             params=params,
             call=call,
-            positional=positional,
-            keywords=keywords,
-            recorder=_RECORDER,
-            fn=_FN,
-            site=_SITE,
-            names=_NAMES,
-            restore=_RESTORE,
-            swap=_SWAP,
+            recorder=repr(_RECORDER),
+            restore=repr(_RESTORE),
+            swap=repr(_SWAP),
+            traced=traced_body(key, repr(_RECORDER), repr(_FN), repr(_SITE), repr(_NAMES)),
         )
         with warnings.catch_warnings():  # "'str' object is not callable": a marker, replaced
             warnings.simplefilter("ignore", SyntaxWarning)

@@ -14,19 +14,73 @@ from types import CodeType, FunctionType
 from typing import Any
 
 # code_swap._TEMPLATE is this wrapper's body with constants for its closure cells (Note [Traced
-# functions that cost nothing while idle] in trace/code_swap.py): change both together.
+# functions that cost nothing while idle] in trace/code_swap.py): both are made from _TRACED.
 _FACTORY = """
 def {factory}(fn_, site_, names_{defaults}):
     def wrapper({params}):
         rec_ = recorder.current
         if rec_ is None:
             return fn_({call})
-        return recorder.call_traced(rec_, site_, fn_, names_, ({positional}), {{{keywords}}})
+{traced}
     return wrapper
 """
-# names the factory and the wrapper use for themselves: a parameter with one of these names
-# would shadow them, so such a function gets the generic wrapper
-_RESERVED = frozenset({"fn_", "site_", "names_", "rec_", "recorder", "wrapper"})
+
+# Note [A traced wrapper records its own frame]
+# While a trace is active a wrapper records its frame itself: what Recorder.begin and end do,
+# written out line by line, with its arguments described one by one (a plain number or string
+# as itself, else by the function `summarize` learned for its type, Note [A summary by one
+# lookup] in trace/arguments.py, else by `summarize`). So a traced call costs the wrapper's
+# own frame and the summaries, not two more frames and a loop over its arguments (record_call
+# and call_traced, which other threads still take; a parameter list with `*args` or
+# `**kwargs` has its arguments described by one call, describe_args). A summary method raises
+# AttributeError for an object still being constructed (the `self` of an `__init__`): then
+# the arguments are described again by describe_args, which names it. `{recorder}` and the
+# others are what the body reads them from: the factory's closure cells here, constants of
+# the swapped code in code_swap. Change the steps in Recorder.begin and end, record_call and
+# this body alike.
+_TRACED = """\
+    if rec_.ident != {recorder}.get_ident():  # Note [Each thread has its own stack]
+        return {recorder}.call_traced(rec_, {site}, {fn}, {names}, ({positional}), {{{keywords}}})
+    plain_, summary_, describe_ = {recorder}.DESCRIBERS  # Note [A summary by one lookup]
+    try:  # each argument as itself, else by its type's summary
+        args_ = {{"args": {described}}}
+    except AttributeError:  # an object still being constructed: summarize names it
+        args_ = {{"args": {recorder}.describe_args({names}, ({positional}), {{{keywords}}})}}
+    index_ = rec_._site_ids.get(id({site}))  # Note [Sites by identity]
+    if index_ is None:
+        index_ = rec_._site({site})
+    events_, depth_, name_, layer_ = rec_.events, rec_.depth, {site}.name, {site}.layer
+    when_ = {recorder}.now() - rec_.t0
+    event_ = ({recorder}.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
+    events_.append({recorder}.new_event(event_))
+    rec_.depth = depth_ + 1
+    try:
+        result_ = {fn}({call})
+    except BaseException as error_:
+        rec_.end({site}, {recorder}.error_args(error_))
+        raise
+    rec_.depth = depth_ = rec_.depth - 1
+    try:
+        kind_ = type(result_)
+        outcome_ = {{"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}}
+    except AttributeError:
+        outcome_ = {{"result": describe_(result_)}}
+    when_ = {recorder}.now() - rec_.t0
+    event_ = ({recorder}.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
+    events_.append({recorder}.new_event(event_))
+    # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+    if {recorder}.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        {recorder}.capture_values(rec_, len(events_) - 1)
+    return result_"""
+# names the factory and the wrapper use for themselves (and the builtins the wrapper calls): a
+# parameter with one of these names would shadow them, so such a function gets the generic
+# wrapper
+_RESERVED = frozenset(
+    {"fn_", "site_", "names_", "rec_", "recorder", "wrapper", "id", "type", "len"}
+    | {"BaseException", "AttributeError", "plain_", "summary_", "describe_", "args_"}
+    | {"index_", "events_", "depth_", "name_", "layer_", "begin_", "result_", "error_"}
+    | {"outcome_", "when_", "event_", "kind_"}
+)
 
 _CO_VARARGS, _CO_VARKEYWORDS = inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
 
@@ -174,15 +228,42 @@ def wrapper_text(key: str, default_of: Callable[[int], str]) -> tuple[str, str, 
     return ", ".join(params), ", ".join(call), positional_items, ", ".join(keywords)
 
 
+def traced_body(key: str, recorder: str, fn: str, site: str, names: str) -> str:
+    """The lines a wrapper for one parameter list runs while a trace is active (_TRACED),
+    indented for a wrapper at the top level, with `recorder`, `fn`, `site` and `names` written
+    as given. With `*args` or `**kwargs` the arguments are described by describe_args."""
+    _, call, positional, keywords = wrapper_text(key, lambda i: "")
+    parts = key.split(", ") if key else []
+    if any(part.startswith("*") and part != "*" for part in parts):  # `*args`, `**kwargs`
+        described = f"{recorder}.describe_args({names}, ({positional}), {{{keywords}}})"
+    else:
+        described = ", ".join(
+            f"{name!r}: {name} if type({name}) in plain_ "
+            f"else summary_(type({name}), describe_)({name})"
+            for name in (part.rstrip("=") for part in parts if part != "*")
+        )
+        described = f"{{{described}}}"
+    return _TRACED.format(
+        recorder=recorder,
+        fn=fn,
+        site=site,
+        names=names,
+        call=call,
+        positional=positional,
+        keywords=keywords,
+        described=described,
+    )
+
+
 def factory_source(key: str, factory: str) -> str:
     """The source of the wrapper factory for one parameter list (see _FACTORY)."""
     parts = key.split(", ") if key else []
-    params, call, positional, keywords = wrapper_text(key, lambda i: f"=_d{i}")
+    params, call, _, _ = wrapper_text(key, lambda i: f"=_d{i}")
+    traced = traced_body(key, "recorder", "fn_", "site_", "names_")
     return _FACTORY.format(
         factory=factory,
         defaults="".join(f", _d{i}" for i, part in enumerate(parts) if part.endswith("=")),
         params=params,
         call=call,
-        positional=positional,
-        keywords=keywords,
+        traced="\n".join("    " + line for line in traced.split("\n")),
     )

@@ -19,7 +19,14 @@ from types import FrameType, FunctionType
 from typing import Any, TypeVar
 
 from tensortrace.trace import code_swap, gc_deferral
-from tensortrace.trace.arguments import _NAME_ONLY, _PLAIN_TYPES, _SUMMARY_OF, summarize
+from tensortrace.trace.arguments import (
+    _NAME_ONLY,
+    _PLAIN_TYPES,
+    _SUMMARY_OF,
+    DESCRIBE_BY_TYPE,
+    describe_args,
+    summarize,
+)
 from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import (
     _RESERVED,
@@ -33,6 +40,19 @@ from tensortrace.trace.parameter_lists import (
 _new_event = functools.partial(tuple.__new__, Event)
 _new_site = functools.partial(tuple.__new__, FrameSite)  # one per traced function at import
 _now = time.perf_counter_ns
+
+# what a traced wrapper reads while recording (Note [A traced wrapper records its own frame]):
+# the event's constructor and clock, and how it describes a value, read as one tuple: the plain
+# types (kept as themselves), the summary function by type (Note [A summary by one lookup]),
+# and summarize for the rest
+new_event, now = _new_event, _now
+DESCRIBERS = (_PLAIN_TYPES, DESCRIBE_BY_TYPE.get, summarize)
+
+
+def error_args(exc: BaseException) -> dict[str, Any]:
+    """The end arguments of a frame an exception left."""
+    return {"error": f"{type(exc).__name__}: {exc}"}
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,8 +68,8 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.sites: list[FrameSite] = []
-        # by the site's fields: a tuple hashes in C, the frozen dataclass's __hash__ in Python
-        self._site_index: dict[tuple[Any, ...], int] = {}
+        # by value: a FrameSite is a tuple of its fields, hashed and compared in C
+        self._site_index: dict[FrameSite, int] = {}
         # Note [Sites by identity]: a traced function's site is one object for the process, so
         # begin/end find its index by id() (one dict lookup, no dataclass hashing). Only the
         # object stored in `sites` is looked up by id: that list keeps it alive, so its id is
@@ -75,14 +95,12 @@ class Recorder:
         self.escaped: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def _site(self, site: FrameSite) -> int:
-        # record_call has these lines written out: change both alike
-        index = self._site_ids.get(id(site))
-        if index is not None:
-            return index
-        key = (site.layer, site.name, site.source, site.symbol, site.legacy)
-        index = self._site_index.get(key)
+        """The index of a site not found by identity (Note [Sites by identity]): its first
+        frame in this recording, or an equal site made anew. record_call has these lines
+        written out: change both alike."""
+        index = self._site_index.get(site)  # by value: an equal site made anew
         if index is None:
-            index = self._site_index[key] = len(self.sites)
+            index = self._site_index[site] = len(self.sites)
             self.sites.append(site)
             self._site_ids[id(site)] = index
         return index
@@ -142,15 +160,13 @@ class Recorder:
             capture_values(self, len(self.events) - 1)
 
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
-        if get_ident() != self.ident:
+        if get_ident() == self.ident:  # the tracing thread: ~50 instants per seed expression
+            event = (INSTANT, name, layer, _now() - self.t0, self.depth, -1, kind, args, 0)
+        else:
             tid = get_native_id()
             depth = self._other_depths.get(tid, 0)
-        else:
-            tid = 0
-            depth = self.depth
-        self.events.append(
-            _new_event((INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid))
-        )
+            event = (INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid)
+        self.events.append(_new_event(event))
 
 
 class _KeepNothing(set[Any]):
@@ -208,10 +224,9 @@ def record_call(
     # every frame of a trace, and each call saved is a tenth of a frame's recording cost
     index = rec._site_ids.get(id(site))  # Note [Sites by identity]
     if index is None:  # Recorder._site written out too: each site's first frame per recording
-        key = (site.layer, site.name, site.source, site.symbol, site.legacy)
-        index = rec._site_index.get(key)
+        index = rec._site_index.get(site)
         if index is None:
-            index = rec._site_index[key] = len(rec.sites)
+            index = rec._site_index[site] = len(rec.sites)
             rec.sites.append(site)
             rec._site_ids[id(site)] = index
     name, layer = site.name, site.layer
@@ -290,35 +305,9 @@ def call_traced(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
 ) -> Any:
-    """The slow path of a traced wrapper, taken only while a trace is active."""
-    # plain loops with summarize's fast paths inlined: no comprehension frames per event, and a
-    # tensor's summary read straight from its type's method, an iterator's name from its type's
-    # (Note [Summaries by type]). The method raises AttributeError for an object still being
-    # constructed (the `self` of a TensorImpl's __init__), which summarize names by its type.
-    plain = _PLAIN_TYPES
-    described = {}
-    for n, v in zip(names, args):
-        kind = type(v)
-        if kind in plain:
-            described[n] = v
-        else:
-            method = _SUMMARY_OF.get(kind)
-            if method is not None:
-                try:
-                    described[n] = method(v)
-                except AttributeError:  # being constructed: summarize's answer
-                    described[n] = kind.__name__
-            else:  # a TensorIterator, an allocator: named by its type, as summarize does
-                name = _NAME_ONLY.get(kind)
-                described[n] = name if name is not None else summarize(v)
-    if len(args) > len(names):
-        extra = []  # a loop, not a comprehension: no frame of its own
-        for v in args[len(names) :]:
-            extra.append(v if type(v) in plain else summarize(v))
-        described["*args"] = extra
-    for k, v in kwargs.items():
-        described[k] = v if type(v) in plain else summarize(v)
-    return record_call(rec, site, {"args": described}, fn, args, kwargs)
+    """The general path of a traced wrapper, taken only while a trace is active: on another
+    thread, or for a parameter list with `*args` or `**kwargs`."""
+    return record_call(rec, site, {"args": describe_args(names, args, kwargs)}, fn, args, kwargs)
 
 
 # Note [Wrappers with the wrapped function's signature]
