@@ -14,15 +14,22 @@ from tensortrace.trace import traced
 
 def infer_size(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
     """Align from the right; each pair of sizes must be equal or one of them must be 1."""
-    ndim = max(len(a), len(b))
-    expanded = [0] * ndim
-    for i in range(ndim - 1, -1, -1):
-        offset = ndim - 1 - i
-        dim_a = len(a) - 1 - offset
-        dim_b = len(b) - 1 - offset
-        size_a = a[dim_a] if dim_a >= 0 else 1
-        size_b = b[dim_b] if dim_b >= 0 else 1
-        if not (size_a == size_b or size_a == 1 or size_b == 1):
+    # the shorter shape padded with leading 1s, then one walk over the pairs from the right
+    # (as infer_size_impl: the first mismatch from the right is the one reported)
+    ndim_a, ndim_b = len(a), len(b)
+    if ndim_a < ndim_b:
+        a = (1,) * (ndim_b - ndim_a) + tuple(a)
+    elif ndim_b < ndim_a:
+        b = (1,) * (ndim_a - ndim_b) + tuple(b)
+    i = len(a)
+    expanded = [0] * i
+    for size_a, size_b in zip(reversed(a), reversed(b)):
+        i -= 1
+        if size_a == size_b or size_b == 1:
+            expanded[i] = size_a
+        elif size_a == 1:
+            expanded[i] = size_b
+        else:
             torchCheckFail(
                 "The size of tensor a (",
                 size_a,
@@ -31,7 +38,6 @@ def infer_size(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
                 ") at non-singleton dimension ",
                 i,
             )
-        expanded[i] = size_b if size_a == 1 else size_a
     return tuple(expanded)
 
 

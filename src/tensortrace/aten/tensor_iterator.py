@@ -19,12 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from enum import Enum
+from math import prod
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator_config import (
+    BinaryOpConfig,
+    ReduceOpConfig,
     TensorIteratorConfig,
     binary_float_op_config,
     set_up_comparison_op_config,
@@ -85,35 +88,26 @@ class FastSetupType(Enum):
 class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
     """The iteration: operands, the broadcast shape, and the loop order."""
 
+    # the fields' immutable defaults, as class attributes: an iterator stores only what its
+    # build changes (every op builds one or two)
+    num_outputs_ = 0
+    common_dtype_ = U
+    common_device_: Device = CPU
+    all_ops_same_shape_ = False
+    all_ops_are_scalars_ = False
+    has_coalesced_dimensions_ = False
+    is_reduction_ = False
+    enforce_linear_iteration_ = False
+
     def __init__(self) -> None:
         self.operands_: list[OperandInfo] = []
-        self.num_outputs_ = 0
         self.shape_: list[int] = []
         self.perm_: list[int] = []
-        self.common_dtype_ = U
-        self.common_device_: Device = CPU
-        self.all_ops_same_shape_ = False
-        self.all_ops_are_scalars_ = False
-        self.has_coalesced_dimensions_ = False
-        self.is_reduction_ = False
-        self.enforce_linear_iteration_ = False
 
     # ---- convenience builders (TensorIteratorBase::build_*_op) --------------------------------
     @_step("build_borrowing_binary_op", legacy="TensorIterator::binary_op")
     def build_binary_op(self, out: Tensor, a: Tensor, b: Tensor) -> None:
-        # binary_op_config().add_output(out).add_const_input(a).add_const_input(b), the setters
-        # written out as the fields they set (every binary op builds one)
-        config = TensorIteratorConfig()
-        config.allow_cpu_scalars_ = True
-        config.promote_inputs_to_common_dtype_ = True
-        config.cast_common_dtype_to_outputs_ = True
-        config.check_all_same_dtype_ = False
-        config.enforce_safe_casting_to_output_ = True
-        config.tensors_ += (out, a, b)
-        config.const_indices_.update((1, 2))
-        config.num_outputs_ = 1
-        config.num_inputs_ = 2
-        self.build(config)
+        self.build(BinaryOpConfig(out, a, b))
 
     build_borrowing_binary_op = build_binary_op
 
@@ -175,46 +169,43 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
         if config.static_shape_ is not None:
             self.shape_ = list(config.static_shape_)
             return
-        self.all_ops_same_shape_ = True
-        has_scalars = has_tensors = False
+        # all_ops_same_shape_: no operand broadcasts (a 0-dim operand among n-dim ones has other
+        # sizes too); all_ops_are_scalars_: the broadcast shape is () (or there is no operand)
+        resize_outputs = config.resize_outputs_
+        same_shape = True
         shape: tuple[int, ...] | None = None
         for op in self.operands_:
             impl = op.tensor.impl_.target_
-            if impl is None:
-                continue
             # Outputs that will be resized do not take part (torch.add(..., out=dst) resizes dst).
-            if config.resize_outputs_ and op.is_output:
+            if impl is None or (resize_outputs and op.is_output):
                 continue
             sizes = impl.sizes_
-            if len(sizes) == 0:
-                has_scalars = True
-            else:
-                has_tensors = True
-            if has_scalars and has_tensors:
-                self.all_ops_same_shape_ = False
             if shape is None:
                 shape = sizes
             elif sizes != shape:
-                self.all_ops_same_shape_ = False
+                same_shape = False
                 shape = infer_size(shape, sizes)
-        self.shape_ = list(shape or ())
-        self.all_ops_are_scalars_ = not has_tensors
+        self.shape_ = list(shape) if shape else []
+        self.all_ops_same_shape_ = same_shape
+        self.all_ops_are_scalars_ = not shape
 
     def compute_fast_setup_type(self) -> FastSetupType:
         if self.is_reduction_ or not self.all_ops_same_shape_:
             return FastSetupType.NONE
-        defined: list[Tensor] = []  # loops, not comprehensions: no frames of their own
-        is_contiguous = True  # all(t.is_contiguous() ...)
-        for op in self.operands_:
+        is_contiguous = True  # all(t.is_contiguous() ...) over the defined operands
+        for op in self.operands_:  # loops, not comprehensions: no frames of their own
             impl = op.tensor.impl_.target_
-            if impl is not None and not op.will_resize:
-                defined.append(op.tensor)
-                if not impl.is_contiguous_:
-                    is_contiguous = False
+            if impl is not None and not op.will_resize and not impl.is_contiguous_:
+                is_contiguous = False
+                break
         if self.enforce_linear_iteration_:
             return FastSetupType.CONTIGUOUS if is_contiguous else FastSetupType.NONE
         if is_contiguous:
             return FastSetupType.CONTIGUOUS
+        defined: list[Tensor] = []
+        for op in self.operands_:
+            if op.tensor.impl_.target_ is not None and not op.will_resize:
+                defined.append(op.tensor)
         if all(is_non_overlapping_and_dense(t.sizes(), t.strides()) for t in defined):
             # only when every operand has the same strides (inputs checked first, as PyTorch)
             if len({t.strides() for t in defined}) == 1:
@@ -225,58 +216,60 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
     def fast_set_up(self, config: TensorIteratorConfig) -> bool:
         """Same-shape contiguous (or same-strided dense) operands: one flat loop, no reordering."""
         setup = self.compute_fast_setup_type()
-        if setup == FastSetupType.NONE:
+        if setup is FastSetupType.NONE:
             return False
-        shape = tuple(self.shape_)
-        if setup == FastSetupType.CONTIGUOUS:
-            for i in range(self.num_outputs_):
-                self.set_output_raw_strided(i, shape, (), self.original_options(self.operands_[i]))
+        operands = self.operands_
+        shape = self.shape_
+        if setup is FastSetupType.CONTIGUOUS:
+            strides: tuple[int, ...] = ()
         else:
-            defined = next(op for op in reversed(self.operands_) if op.tensor.defined())
+            defined = next(op for op in reversed(operands) if op.tensor.defined())
             strides = defined.tensor.strides()
-            for i in range(self.num_outputs_):
-                self.set_output_raw_strided(
-                    i, shape, strides, self.original_options(self.operands_[i])
-                )
-        ndim = len(self.shape_)
+        sizes = tuple(shape)
+        for i in range(self.num_outputs_):
+            self.set_output_raw_strided(i, sizes, strides, self.original_options(operands[i]))
+        ndim = len(shape)
         if ndim > 1:
             self.has_coalesced_dimensions_ = True
         if ndim >= 1:
-            numel = 1
-            for size in self.shape_:
-                numel *= size
-            self.shape_ = [numel]
+            self.shape_ = [prod(shape)]
             # one flat dimension, walked in memory order: the stride is one element
-            for op in self.operands_:
+            for op in operands:
                 impl = op.tensor.impl_.target_  # element_size(), read directly
                 if impl is None:
                     raise RuntimeError("intrusive_ptr is null")
                 op.stride_bytes = [impl.data_type_.itemsize]
         else:
-            for op in self.operands_:
+            for op in operands:
                 op.stride_bytes = []
         return True
 
     @_step("compute_strides", legacy="TensorIterator::compute_strides")
     def compute_strides(self, config: TensorIteratorConfig) -> None:
-        ndim = len(self.shape_)
+        shape = self.shape_
+        ndim = len(shape)
+        broadcast_shape = tuple(shape)
+        static_shape = config.static_shape_
         for op in self.operands_:
             impl = op.tensor.impl_.target_  # Note [Direct reads on hot paths]
-            if impl is not None and not op.will_resize:
-                original_shape = (
-                    tuple(self.shape_) if config.static_shape_ is not None else impl.sizes_
-                )
-                original_stride = impl.strides_
-                element_size = impl.data_type_.itemsize
-                offset = ndim - len(original_shape)
-                stride_bytes = [0] * ndim
-                for i, size in enumerate(original_shape):
-                    # a broadcast dimension (size 1 against a larger size) gets stride 0
-                    if size == 1 and self.shape_[offset + i] != 1:
-                        stride_bytes[offset + i] = 0
-                    else:
-                        stride_bytes[offset + i] = original_stride[i] * element_size
-                op.stride_bytes = stride_bytes
+            if impl is None or op.will_resize:
+                continue
+            original_shape = static_shape if static_shape is not None else impl.sizes_
+            element_size = impl.data_type_.itemsize
+            if original_shape == broadcast_shape:  # nothing broadcast: every stride in bytes
+                op.stride_bytes = list(map(element_size.__mul__, impl.strides_))
+                continue
+            offset = ndim - len(original_shape)
+            stride_bytes = [0] * offset  # new leading dims are broadcast: stride 0
+            for size, broadcast_size, stride in zip(
+                original_shape, shape[offset:] if offset else shape, impl.strides_
+            ):
+                # a broadcast dimension (size 1 against a larger size) gets stride 0
+                if size == 1 and broadcast_size != 1:
+                    stride_bytes.append(0)
+                else:
+                    stride_bytes.append(stride * element_size)
+            op.stride_bytes = stride_bytes
 
     @_step("reorder_dimensions", legacy="TensorIterator::reorder_dimensions")
     def reorder_dimensions(self) -> None:
@@ -285,17 +278,21 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
         if ndim == 1:
             self.perm_ = [0]
             return
-        self.perm_ = list(range(ndim - 1, -1, -1))
+        reverse_order = list(range(ndim - 1, -1, -1))
+        self.perm_ = reverse_order.copy()
         if self.enforce_linear_iteration_:
             self.permute_dimensions(self.perm_)
             return
 
+        operands, shape, is_reduction = self.operands_, self.shape_, self.is_reduction_
+
         def should_swap(dim0: int, dim1: int) -> int:
-            for op in self.operands_:
-                if not op.stride_bytes or op.will_resize:
+            for op in operands:
+                stride_bytes = op.stride_bytes
+                if not stride_bytes or op.will_resize:
                     continue
-                stride0, stride1 = op.stride_bytes[dim0], op.stride_bytes[dim1]
-                if self.is_reduction_ and op.is_output and (stride0 == 0) != (stride1 == 0):
+                stride0, stride1 = stride_bytes[dim0], stride_bytes[dim1]
+                if is_reduction and op.is_output and (stride0 == 0) != (stride1 == 0):
                     return 1 if stride1 == 0 else -1
                 if stride0 == 0 or stride1 == 0:
                     continue
@@ -303,14 +300,26 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
                     return -1
                 if stride0 > stride1:
                     return 1
-                if self.shape_[dim0] > self.shape_[dim1]:
+                if shape[dim0] > shape[dim1]:
                     return 1
             return 0
 
-        sort_dims(self.perm_, should_swap)
-        self.permute_dimensions(self.perm_)
+        perm = self.perm_
+        if ndim == 2:  # sort_dims of two dims: one comparison
+            if should_swap(1, 0) > 0:
+                perm.reverse()
+        else:
+            sort_dims(perm, should_swap)
+        self.permute_dimensions(perm, perm == reverse_order)
 
-    def permute_dimensions(self, perm: Sequence[int]) -> None:
+    def permute_dimensions(self, perm: Sequence[int], reverses: bool = False) -> None:
+        """Reorder the shape and every operand's strides by `perm` (`reverses`: perm is
+        ndim-1, ..., 0, the common case of a row-major layout, done as an in-place reverse)."""
+        if reverses:
+            self.shape_.reverse()
+            for op in self.operands_:
+                op.stride_bytes.reverse()  # each operand's own list, built by compute_strides
+            return
         # [shape[p] for p in perm], as map: a comprehension is a Python frame of its own
         self.shape_ = list(map(self.shape_.__getitem__, perm))
         for op in self.operands_:
@@ -336,7 +345,8 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
     def allocate_or_resize_outputs(self) -> None:
         for i in range(self.num_outputs_):
             op = self.operands_[i]
-            if not op.tensor.defined() or op.will_resize:
+            defined = op.tensor.impl_.target_ is not None  # Note [Direct reads on hot paths]
+            if not defined or op.will_resize:
                 element_size = elementSize(op.target_dtype)
                 op.stride_bytes = self.compatible_stride(element_size)
                 ndim = len(self.shape_)
@@ -354,41 +364,40 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
                         i, tensor_shape, tensor_stride, self.original_options(op)
                     )
                 op.current_dtype = op.target_dtype
-            elif op.tensor.defined():
+            elif defined:
                 self.set_output_raw_strided(i, op.tensor.sizes(), (), self.original_options(op))
 
     @_step("coalesce_dimensions")
     def coalesce_dimensions(self) -> None:
         """Merge adjacent dims that step through memory as one (shape[n]*stride[n]==stride[n+1])."""
-        if len(self.shape_) <= 1:
+        shape = self.shape_
+        if len(shape) <= 1:
             return
-
-        def can_coalesce(dim0: int, dim1: int) -> bool:
-            shape0, shape1 = self.shape_[dim0], self.shape_[dim1]
-            if shape0 == 1 or shape1 == 1:
-                return True
-            for op in self.operands_:  # a loop, not all(...): no generator frame per call
-                if shape0 * op.stride_bytes[dim0] != op.stride_bytes[dim1]:
-                    return False
-            return True
-
-        def replace_stride(dim0: int, dim1: int) -> None:
-            for op in self.operands_:
-                op.stride_bytes[dim0] = op.stride_bytes[dim1]
-
+        operands = self.operands_
         prev_dim = 0
-        for dim in range(1, len(self.shape_)):
-            if can_coalesce(prev_dim, dim):
-                if self.shape_[prev_dim] == 1:
-                    replace_stride(prev_dim, dim)
-                self.shape_[prev_dim] *= self.shape_[dim]
+        for dim in range(1, len(shape)):
+            shape0, shape1 = shape[prev_dim], shape[dim]
+            # can_coalesce(prev_dim, dim): a size-1 dim, or every operand steps across both
+            # dims as across one
+            can_coalesce = True
+            if shape0 != 1 and shape1 != 1:
+                for op in operands:
+                    if shape0 * op.stride_bytes[prev_dim] != op.stride_bytes[dim]:
+                        can_coalesce = False
+                        break
+            if can_coalesce:
+                if shape0 == 1:
+                    for op in operands:  # replace_stride(prev_dim, dim)
+                        op.stride_bytes[prev_dim] = op.stride_bytes[dim]
+                shape[prev_dim] = shape0 * shape1
             else:
                 prev_dim += 1
                 if prev_dim != dim:
-                    replace_stride(prev_dim, dim)
-                    self.shape_[prev_dim] = self.shape_[dim]
-        del self.shape_[prev_dim + 1 :]
-        for op in self.operands_:
+                    for op in operands:  # replace_stride(prev_dim, dim)
+                        op.stride_bytes[prev_dim] = op.stride_bytes[dim]
+                    shape[prev_dim] = shape1
+        del shape[prev_dim + 1 :]
+        for op in operands:
             del op.stride_bytes[prev_dim + 1 :]
         self.has_coalesced_dimensions_ = True
 
@@ -469,27 +478,6 @@ class TensorIterator(TensorIteratorBase):
         The outputs keep their shapes (resize_outputs(false)); compute_shape broadcasts them
         against the input, so a reduced dim is one where the output's stride is 0.
         """
-        # the config's setters written out as the fields they set (every reduction builds
-        # one or three of these): set_check_mem_overlap(false), add_output(out)[, add_output(
-        # out2), check_all_same_dtype(false)], add_const_input(a), resize_outputs(false),
-        # is_reduction(true)
-        config = TensorIteratorConfig()
-        config.check_mem_overlap_ = False
-        tensors = config.tensors_
-        tensors.append(out)
-        if out2 is not None:  # reduce_op(values, indices, self): the two-output form
-            tensors.append(out2)
-        else:
-            # TODO in PyTorch too: only arg{min,max} need not cast to the outputs
-            # (promote_inputs_to_common_dtype(true), which also clears check_all_same_dtype)
-            config.promote_inputs_to_common_dtype_ = True
-        config.check_all_same_dtype_ = False
-        config.num_outputs_ = len(tensors)
-        config.const_indices_.add(len(tensors))
-        tensors.append(a)
-        config.num_inputs_ = 1
-        config.resize_outputs_ = False
-        config.is_reduction_ = True
         it = TensorIterator()
-        it.build(config)
+        it.build(ReduceOpConfig(out, a, out2))
         return it

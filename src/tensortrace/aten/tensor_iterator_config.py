@@ -140,6 +140,56 @@ class TensorIteratorConfig:
         return it
 
 
+class BinaryOpConfig(TensorIteratorConfig):
+    """build_borrowing_binary_op's config for (out, a, b): binary_op_config().add_output(out)
+    .add_const_input(a).add_const_input(b), its flags as class attributes (every binary op
+    builds one)."""
+
+    allow_cpu_scalars_ = True
+    promote_inputs_to_common_dtype_ = True
+    cast_common_dtype_to_outputs_ = True
+    check_all_same_dtype_ = False
+    enforce_safe_casting_to_output_ = True
+
+    def _trace_summary(self) -> str:
+        return "TensorIteratorConfig"  # a trace names the config as PyTorch's one class
+
+    def __init__(self, out: Tensor, a: Tensor, b: Tensor) -> None:
+        self.tensors_ = [out, a, b]
+        self.const_indices_ = {1, 2}
+        self.num_outputs_ = 1
+        self.num_inputs_ = 2
+
+
+class ReduceOpConfig(TensorIteratorConfig):
+    """TensorIterator::reduce_op's config for (out, a), or (out, out2, a): outputs that keep
+    their shapes, a const input. Its flags as class attributes (every reduction builds one or
+    three): set_check_mem_overlap(false), resize_outputs(false), is_reduction(true),
+    check_all_same_dtype(false), and with one output promote_inputs_to_common_dtype(true)
+    (a TODO in PyTorch too: only arg{min,max} need not cast to the outputs)."""
+
+    check_mem_overlap_ = False
+    promote_inputs_to_common_dtype_ = True
+    check_all_same_dtype_ = False
+    resize_outputs_ = False
+    is_reduction_ = True
+
+    def _trace_summary(self) -> str:
+        return "TensorIteratorConfig"  # a trace names the config as PyTorch's one class
+
+    def __init__(self, out: Tensor, a: Tensor, out2: Tensor | None = None) -> None:
+        if out2 is None:
+            self.tensors_ = [out, a]
+            self.const_indices_ = {1}
+            self.num_outputs_ = 1
+        else:  # reduce_op(values, indices, self): the two-output form
+            self.tensors_ = [out, out2, a]
+            self.const_indices_ = {2}
+            self.num_outputs_ = 2
+            self.promote_inputs_to_common_dtype_ = False
+        self.num_inputs_ = 1
+
+
 def binary_op_config() -> TensorIteratorConfig:
     """BINARY_OP_CONFIG(): promote inputs to a common dtype and cast it to the outputs."""
     return (

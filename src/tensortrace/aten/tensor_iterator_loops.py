@@ -9,6 +9,7 @@ over a range of the iteration (`TensorIteratorInternal.h`). TensorIteratorBase
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from math import prod
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -95,10 +96,7 @@ class TensorIteratorLoops:
         return tuple(self.shape_)
 
     def numel(self) -> int:
-        n = 1
-        for s in self.shape_:
-            n *= s
-        return n
+        return prod(self.shape_)
 
     def tensor(self, i: int) -> Tensor:
         return self.operands_[i].tensor
@@ -141,12 +139,15 @@ class TensorIteratorLoops:
     # ---- NumPy views in loop order (Note [TensorIterator's loop order]) ----------------------
     def operand_array(self, i: int, byte_offset: int = 0) -> np.ndarray:
         """Operand i as an array in loop order; `byte_offset` bumps its base pointer."""
-        op = self.operands_[i]
+        return self._operand_array(self.operands_[i], tuple(reversed(self.shape_)), byte_offset)
+
+    @staticmethod
+    def _operand_array(op: OperandInfo, shape: tuple[int, ...], byte_offset: int) -> np.ndarray:
+        """An operand as an array of `shape`, the iterator's shape in loop order."""
         impl = op.tensor.impl_.target_  # Note [Direct reads on hot paths]
         if impl is None:
             raise RuntimeError("intrusive_ptr is null")  # what unsafeGetTensorImpl() raises
         dtype = impl.data_type_.numpy  # op.current_dtype: a cast temporary has its own impl
-        shape = tuple(reversed(self.shape_))
         if 0 in shape:
             return np.empty(shape, dtype)
         storage_impl = impl.storage_.storage_impl_.target_  # unsafeGetStorageImpl(), read directly
@@ -158,24 +159,21 @@ class TensorIteratorLoops:
         if storage is None:
             storage = np.empty(0, np.uint8)
         itemsize = impl.data_type_.itemsize
-        if len(shape) == 1 and op.stride_bytes[0] == itemsize:
+        offset = impl.storage_offset_ * itemsize + byte_offset
+        stride_bytes = op.stride_bytes
+        if len(shape) == 1 and stride_bytes[0] == itemsize:
             # the contiguous fast path (one flat dimension, fast_set_up's): frombuffer makes
             # the same writable view as np.ndarray(buffer=...) at about a third of the cost
-            return np.frombuffer(
-                storage, dtype, shape[0], impl.storage_offset_ * itemsize + byte_offset
-            )
+            return np.frombuffer(storage, dtype, shape[0], offset)
         return np.ndarray(
-            shape,
-            dtype,
-            buffer=storage,
-            offset=impl.storage_offset_ * impl.data_type_.itemsize + byte_offset,
-            strides=tuple(reversed(op.stride_bytes)),
+            shape, dtype, buffer=storage, offset=offset, strides=tuple(reversed(stride_bytes))
         )
 
     def operand_arrays(self) -> list[np.ndarray]:
+        shape = tuple(reversed(self.shape_))  # loop order, for every operand
         arrays = []  # a loop, not a comprehension: no frame of its own
-        for i in range(len(self.operands_)):
-            arrays.append(self.operand_array(i))
+        for op in self.operands_:
+            arrays.append(self._operand_array(op, shape, 0))
         return arrays
 
     def element_size(self, arg: int) -> int:
@@ -194,9 +192,7 @@ class TensorIteratorLoops:
 
         `loop(*arrays)` gets one array per operand, all of the same shape (a block of the
         iteration space); it must only run NumPy (Note [What runs on the worker threads])."""
-        numel = 1  # self.numel(), written out
-        for size in self.shape_:
-            numel *= size
+        numel = prod(self.shape_)  # self.numel(), written out
         if numel == 0:
             return
         arrays = self.operand_arrays()

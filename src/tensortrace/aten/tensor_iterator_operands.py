@@ -34,6 +34,13 @@ def _cpu_options(dtype: ScalarType) -> TensorOptions:
     return options
 
 
+def options_for(dtype: ScalarType, device: Device) -> TensorOptions:
+    """TensorOptions(dtype, device): one shared (immutable) object per dtype on the CPU."""
+    if device is CPU:
+        return _CPU_OPTIONS.get(dtype) or _cpu_options(dtype)
+    return TensorOptions(dtype, device)
+
+
 _CPU_TYPE = DeviceType.CPU
 
 SOURCE = "aten/src/ATen/TensorIterator.cpp"
@@ -118,13 +125,15 @@ class TensorIteratorOperands:
 
     @_step("mark_outputs", legacy="TensorIterator::mark_outputs")
     def mark_outputs(self) -> None:
-        for i in range(self.num_outputs_):
-            op = self.operands_[i]
+        operands, num_outputs = self.operands_, self.num_outputs_
+        for i in range(num_outputs):
+            op = operands[i]
             op.is_output = True
-            if op.tensor.impl_.target_ is None:  # not defined(): Note [Direct reads on hot paths]
+            impl = op.tensor.impl_.target_  # Note [Direct reads on hot paths]
+            if impl is None:  # not defined()
                 continue
-            for arg in range(self.num_outputs_, len(self.operands_)):
-                if op.tensor.is_same(self.operands_[arg].tensor):
+            for arg in range(num_outputs, len(operands)):
+                if operands[arg].tensor.impl_.target_ is impl:  # op.tensor.is_same(...)
                     op.is_read_write = True
 
     def compute_mem_overlaps(self, config: TensorIteratorConfig) -> None:
@@ -166,49 +175,68 @@ class TensorIteratorOperands:
         self.common_dtype_ = result_type(state)
         return self.common_dtype_
 
+    # Note [compute_types' common-dtype shortcut]
+    # Most iterations have every defined operand on one device and in one dtype (a float32 add,
+    # sum). Then the second pass over the operands has nothing to do but give an undefined
+    # output the common dtype and device: its device checks pass, and its safe-casting checks
+    # and common-dtype temporaries are all guarded by `current_dtype != common_dtype`, as in
+    # PyTorch's compute_types. The first pass notes whether that holds (`uniform`), and the
+    # step returns once the common dtype is known.
     @_step("compute_types", legacy="TensorIterator::compute_types")
     def compute_types(self, config: TensorIteratorConfig) -> None:
-        common_device = CPU
-        self.common_dtype_ = U
-        output_dtype = U
+        operands = self.operands_
+        common_dtype = output_dtype = U
         has_different_input_dtypes = has_different_output_dtypes = has_undefined_outputs = False
-        for op in self.operands_:
-            if op.target_dtype == U:  # not op.is_type_defined()
+        # Note [compute_types' common-dtype shortcut]
+        first_device: Device | None = None
+        one_device = True  # every defined operand on one device object
+        has_undefined = False  # an operand the second pass gives a dtype and a device
+        for op in operands:
+            dtype = op.target_dtype
+            if dtype == U:  # not op.is_type_defined()
                 if not op.is_output:  # Note [TORCH_CHECK tests first]
                     TORCH_INTERNAL_ASSERT(False, "Found type undefined input tensor!")
                 if config.static_dtype_ is not None:
                     op.target_dtype = config.static_dtype_
                 else:
                     has_undefined_outputs = True
+                has_undefined = True
                 continue
             if op.tensor.impl_.target_ is None:
+                has_undefined = True
                 continue
-            # the first non-CPU device (if any) is the common device
             device = op.device  # set for every defined operand
-            if (
-                device is not None
-                and common_device.type_ is _CPU_TYPE
-                and device.type_ is not _CPU_TYPE
-            ):
-                common_device = device
+            if device is not first_device:
+                if first_device is None:
+                    first_device = device
+                else:
+                    one_device = False
             if not op.is_output:
-                if op.target_dtype != self.common_dtype_:
-                    if self.common_dtype_ == U:
-                        self.common_dtype_ = op.target_dtype
+                if dtype != common_dtype:
+                    if common_dtype == U:
+                        common_dtype = dtype
                     else:
                         has_different_input_dtypes = True
-            elif op.target_dtype != output_dtype:
+            elif dtype != output_dtype:
                 if output_dtype == U:
-                    output_dtype = op.target_dtype
+                    output_dtype = dtype
                 else:
                     has_different_output_dtypes = True
+        # the first non-CPU device (if any) is the common device
+        if not one_device:
+            common_device = _first_non_cpu_device(operands)
+        elif first_device is not None and first_device.type_ is not _CPU_TYPE:
+            common_device = first_device
+        else:
+            common_device = CPU
+        self.common_dtype_ = common_dtype
 
         if config.check_all_same_dtype_ and (
             has_different_input_dtypes
             or has_different_output_dtypes
-            or (self.common_dtype_ != output_dtype and output_dtype != U)
+            or (common_dtype != output_dtype and output_dtype != U)
         ):
-            for op in self.operands_:
+            for op in operands:
                 if op.tensor.defined():
                     TORCH_CHECK(
                         op.target_dtype == self.common_dtype_,
@@ -237,6 +265,28 @@ class TensorIteratorOperands:
             self.common_dtype_ = get_default_dtype()
 
         self.common_device_ = common_device
+        if (
+            one_device
+            and first_device is common_device
+            and not has_different_input_dtypes
+            and not has_different_output_dtypes
+            and (
+                (common_dtype == self.common_dtype_ and output_dtype in (U, common_dtype))
+                or not (
+                    config.promote_inputs_to_common_dtype_
+                    or config.cast_common_dtype_to_outputs_
+                    or config.enforce_safe_casting_to_output_
+                )
+            )
+        ):
+            if has_undefined:  # what the second pass does to an undefined output
+                for i in range(self.num_outputs_):  # (an undefined input failed above)
+                    op = operands[i]
+                    if op.target_dtype == U:
+                        op.target_dtype = self.common_dtype_
+                    if op.device is None:
+                        op.device = common_device
+            return  # Note [compute_types' common-dtype shortcut]
         cpu_scalars_on_non_cpu = 0
         for op in self.operands_:
             if op.target_dtype == U:
@@ -324,7 +374,9 @@ class TensorIteratorOperands:
 
     def cast_outputs(self) -> None:
         """Copy each common-dtype temporary back into its real output (cast_outputs)."""
-        for op in self.operands_:
+        operands = self.operands_
+        for i in range(self.num_outputs_):  # the outputs come first
+            op = operands[i]
             if (
                 op.is_output
                 and op.original_tensor.impl_.target_ is not None
@@ -332,6 +384,20 @@ class TensorIteratorOperands:
             ):
                 op.original_tensor.copy_(op.tensor)
                 op.restore_original_tensor()
+
+
+def _first_non_cpu_device(operands: list[OperandInfo]) -> Device:
+    """compute_types' common device: the first non-CPU device of a defined operand, else CPU."""
+    for op in operands:
+        device = op.device
+        if (
+            op.target_dtype != U
+            and op.tensor.impl_.target_ is not None
+            and device is not None
+            and device.type_ is not _CPU_TYPE
+        ):
+            return device
+    return CPU
 
 
 def _check_same_device_meta(operands: list[Any]) -> None:

@@ -37,16 +37,18 @@ SOURCE = "aten/src/ATen/native/TensorIteratorReduce.cpp"
 ReduceLoop = Callable[[np.ndarray, np.ndarray], None]
 
 
-def _serial(it: TensorIteratorBase) -> bool:
-    """Too little work to split, one thread, or already inside a parallel region."""
-    return it.numel() < GRAIN_SIZE or get_num_threads() == 1 or in_parallel_region()
+def _serial(numel: int) -> bool:
+    """Too little work (the iterator's numel) to split, one thread, or already inside a
+    parallel region."""
+    return numel < GRAIN_SIZE or get_num_threads() == 1 or in_parallel_region()
 
 
 def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
     """TensorIteratorBase::parallel_reduce: one input, one output."""
-    if it.numel() == 0:
+    numel = it.numel()
+    if numel == 0:
         return
-    if _serial(it):
+    if _serial(numel):
         loop(*it.operand_arrays())  # serial_for_each(loop, {0, numel})
     elif it.output(0).numel() == 1:  # use_two_pass_reduction
         two_pass_reduction(it, loop)
@@ -173,7 +175,7 @@ def foreach_reduced_elt(it: TensorIteratorBase, loop: ReduceLoop) -> None:
     if it.output(0).numel() == 0:
         return
     arrays = it.operand_arrays()
-    if it.output(0).numel() == 1 or _serial(it):
+    if it.output(0).numel() == 1 or _serial(it.numel()):
         loop(*arrays)
         return
     dim = find_split_dim(it)

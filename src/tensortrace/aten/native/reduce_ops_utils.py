@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from tensortrace.aten.native.resize import resize_output
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIterator, TensorIteratorBase
+from tensortrace.aten.tensor_iterator_operands import options_for
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
 from tensortrace.c10.scalar_type import ScalarType, isIntegralType
@@ -84,9 +85,14 @@ def resize_reduction(
     allow_empty_dims: bool = False,
 ) -> None:
     """The meta half of a structured reduction: declare the output's shape and dtype."""
-    dims_ = maybe_wrap_dims(make_dim_vector(dims, self.dim()), self.dim())
-    shape = get_reduction_shape(self, dims_, keepdim, allow_empty_dims)
-    meta.set_output_raw_strided(0, shape, (), TensorOptions(out_dtype, self.device()))
+    ndim = self.dim()
+    if dims is None or (len(dims) == 0 and not allow_empty_dims):
+        # every dim reduced (make_dim_mask's all-true mask): the shape is known at once
+        shape = [1] * ndim if keepdim else []
+    else:
+        dims_ = maybe_wrap_dims(make_dim_vector(dims, ndim), ndim)
+        shape = get_reduction_shape(self, dims_, keepdim, allow_empty_dims)
+    meta.set_output_raw_strided(0, shape, (), options_for(out_dtype, self.device()))
 
 
 def resize_reduction_with_indices(
@@ -156,7 +162,10 @@ def review_reduce_result(result: Tensor, ndim: int, mask: DimMask, keepdim: bool
     """
     if keepdim:
         return result
-    shape = list(result.sizes())
+    sizes = result.sizes()
+    if not sizes and False not in mask:  # every dim reduced into a 0-dim result
+        return result.as_strided([1] * ndim, [0] * ndim)
+    shape = list(sizes)
     stride = list(result.strides())
     for dim in range(ndim):
         if mask[dim]:

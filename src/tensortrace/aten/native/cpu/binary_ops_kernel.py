@@ -63,6 +63,13 @@ def binary_loop(fn: Binary) -> Callable[..., None]:
     return loop
 
 
+# the loops of the commonest ops, made once (a closure per call cost a call and its frame)
+_ADD_LOOP = binary_loop(np.add)
+_SUBTRACT_LOOP = binary_loop(np.subtract)
+_MULTIPLY_LOOP = binary_loop(np.multiply)
+_TRUE_DIVIDE_LOOP = binary_loop(np.true_divide)
+
+
 # ---- add (sub is add with -alpha) ----------------------------------------------------------------
 @_kernel("add_kernel")
 def add_kernel(it: TensorIteratorBase, alpha_scalar: Scalar) -> None:
@@ -86,13 +93,13 @@ def add_kernel(it: TensorIteratorBase, alpha_scalar: Scalar) -> None:
             scaled = (b.astype(np.float32) * alpha_t).astype(b.dtype)
             out[...] = a.astype(np.float32) + scaled.astype(np.float32)
 
-        cpu_kernel_vec(it, reduced_loop if alpha_t != 1 else binary_loop(np.add))
+        cpu_kernel_vec(it, reduced_loop if alpha_t != 1 else _ADD_LOOP)
         return
     alpha = scalar_to(alpha_scalar, dtype)  # alpha_scalar.to<opmath_t>()
     if alpha == 1:
-        cpu_kernel_vec(it, binary_loop(np.add))
+        cpu_kernel_vec(it, _ADD_LOOP)
     elif alpha == -1:  # sub: a + (-1) * b is exactly a - b
-        cpu_kernel_vec(it, binary_loop(np.subtract))
+        cpu_kernel_vec(it, _SUBTRACT_LOOP)
     else:
         cpu_kernel_vec(it, lambda out, a, b: _scaled_add(out, a, b, alpha))
 
@@ -112,13 +119,13 @@ def mul_kernel(it: TensorIteratorBase) -> None:
     if it.common_dtype() == ScalarType.Bool:
         cpu_kernel(it, binary_loop(np.logical_and))
     else:
-        cpu_kernel_vec(it, binary_loop(np.multiply))
+        cpu_kernel_vec(it, _MULTIPLY_LOOP)
 
 
 @_kernel("div_true_kernel")
 def div_true_kernel(it: TensorIteratorBase) -> None:
     # binary_float_op promoted integers to float, so this is always a floating division
-    cpu_kernel_vec(it, binary_loop(np.true_divide))
+    cpu_kernel_vec(it, _TRUE_DIVIDE_LOOP)
 
 
 def _check_integer_divisor(b: np.ndarray) -> None:

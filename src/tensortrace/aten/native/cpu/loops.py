@@ -14,7 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 from tensortrace.aten.fp_errors import IGNORE_ALL, NUMPY_ERROR_STATE
-from tensortrace.aten.opmath_type import to_opmath
+from tensortrace.aten.opmath_type import _SIXTEEN_BIT_FLOATS, to_opmath
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.trace import traced
 
@@ -32,7 +32,10 @@ def store(out: np.ndarray, fn: Callable[..., np.ndarray], *inputs: np.ndarray | 
     the output and then copy it. 16-bit floats are computed in float32 (a Vectorized<Half>
     loop loads into float) and rounded once on the store.
     """
-    inputs = tuple(to_opmath(*inputs))
+    for a in inputs:  # to_opmath only if an input is a 16-bit float: most loads are as they are
+        if a.dtype in _SIXTEEN_BIT_FLOATS:
+            inputs = tuple(to_opmath(*inputs))
+            break
     if isinstance(fn, np.ufunc):
         fn(*inputs, out=out, casting="unsafe")
     else:
