@@ -42,11 +42,7 @@ _TRACED = """\
     if rec_.ident != {recorder}.get_ident():  # Note [Each thread has its own stack]
         return {recorder}.call_traced(rec_, {site}, {fn}, {names}, ({positional}), {{{keywords}}})
     plain_, summary_, describe_ = {recorder}.DESCRIBERS  # Note [A summary by one lookup]
-    try:  # each argument as itself, else by its type's summary
-        args_ = {{"args": {described}}}
-    except AttributeError:  # an object still being constructed: summarize names it
-        args_ = {{"args": {recorder}.describe_args({names}, ({positional}), {{{keywords}}})}}
-    index_ = rec_._site_ids.get(id({site}))  # Note [Sites by identity]
+{described}    index_ = rec_._site_ids.get(id({site}))  # Note [Sites by identity]
     if index_ is None:
         index_ = rec_._site({site})
     events_, depth_, name_, layer_ = rec_.events, rec_.depth, {site}.name, {site}.layer
@@ -234,15 +230,21 @@ def traced_body(key: str, recorder: str, fn: str, site: str, names: str) -> str:
     as given. With `*args` or `**kwargs` the arguments are described by describe_args."""
     _, call, positional, keywords = wrapper_text(key, lambda i: "")
     parts = key.split(", ") if key else []
+    by_describe_args = f"{recorder}.describe_args({names}, ({positional}), {{{keywords}}})"
     if any(part.startswith("*") and part != "*" for part in parts):  # `*args`, `**kwargs`
-        described = f"{recorder}.describe_args({names}, ({positional}), {{{keywords}}})"
+        described = f'    args_ = {{"args": {by_describe_args}}}\n'
     else:
-        described = ", ".join(
+        one_by_one = ", ".join(
             f"{name!r}: {name} if type({name}) in plain_ "
             f"else summary_(type({name}), describe_)({name})"
             for name in (part.rstrip("=") for part in parts if part != "*")
         )
-        described = f"{{{described}}}"
+        described = (
+            "    try:  # each argument as itself, else by its type's summary\n"
+            f'        args_ = {{"args": {{{one_by_one}}}}}\n'
+            "    except AttributeError:  # an object still being constructed: summarize names it\n"
+            f'        args_ = {{"args": {by_describe_args}}}\n'
+        )
     return _TRACED.format(
         recorder=recorder,
         fn=fn,

@@ -66,10 +66,7 @@ def traced_1(fn_, site_, names_):
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (*args,), {})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
-        try:  # each argument as itself, else by its type's summary
-            args_ = {"args": recorder.describe_args(names_, (*args,), {})}
-        except AttributeError:  # an object still being constructed: summarize names it
-            args_ = {"args": recorder.describe_args(names_, (*args,), {})}
+        args_ = {"args": recorder.describe_args(names_, (*args,), {})}
         index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
         if index_ is None:
             index_ = rec_._site(site_)
@@ -107,10 +104,7 @@ def traced_2(fn_, site_, names_):
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (*args,), {**kwargs})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
-        try:  # each argument as itself, else by its type's summary
-            args_ = {"args": recorder.describe_args(names_, (*args,), {**kwargs})}
-        except AttributeError:  # an object still being constructed: summarize names it
-            args_ = {"args": recorder.describe_args(names_, (*args,), {**kwargs})}
+        args_ = {"args": recorder.describe_args(names_, (*args,), {**kwargs})}
         index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
         if index_ is None:
             index_ = rec_._site(site_)
@@ -2362,10 +2356,7 @@ def traced_57(fn_, site_, names_, _d1, _d2, _d4, _d5):
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (f, map_location, pickle_module), {'weights_only': weights_only, 'mmap': mmap, **pickle_load_args})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
-        try:  # each argument as itself, else by its type's summary
-            args_ = {"args": recorder.describe_args(names_, (f, map_location, pickle_module), {'weights_only': weights_only, 'mmap': mmap, **pickle_load_args})}
-        except AttributeError:  # an object still being constructed: summarize names it
-            args_ = {"args": recorder.describe_args(names_, (f, map_location, pickle_module), {'weights_only': weights_only, 'mmap': mmap, **pickle_load_args})}
+        args_ = {"args": recorder.describe_args(names_, (f, map_location, pickle_module), {'weights_only': weights_only, 'mmap': mmap, **pickle_load_args})}
         index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
         if index_ is None:
             index_ = rec_._site(site_)
@@ -6585,10 +6576,7 @@ def traced_160(fn_, site_, names_):
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, *scalars), {})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
-        try:  # each argument as itself, else by its type's summary
-            args_ = {"args": recorder.describe_args(names_, (it, *scalars), {})}
-        except AttributeError:  # an object still being constructed: summarize names it
-            args_ = {"args": recorder.describe_args(names_, (it, *scalars), {})}
+        args_ = {"args": recorder.describe_args(names_, (it, *scalars), {})}
         index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
         if index_ is None:
             index_ = rec_._site(site_)
@@ -14170,10 +14158,7 @@ def traced_345(fn_, site_, names_):
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (ks, *args), {})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
-        try:  # each argument as itself, else by its type's summary
-            args_ = {"args": recorder.describe_args(names_, (ks, *args), {})}
-        except AttributeError:  # an object still being constructed: summarize names it
-            args_ = {"args": recorder.describe_args(names_, (ks, *args), {})}
+        args_ = {"args": recorder.describe_args(names_, (ks, *args), {})}
         index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
         if index_ is None:
             index_ = rec_._site(site_)
@@ -17040,10 +17025,7 @@ def traced_415(fn_, site_, names_):
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, *args), {})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
-        try:  # each argument as itself, else by its type's summary
-            args_ = {"args": recorder.describe_args(names_, (self, *args), {})}
-        except AttributeError:  # an object still being constructed: summarize names it
-            args_ = {"args": recorder.describe_args(names_, (self, *args), {})}
+        args_ = {"args": recorder.describe_args(names_, (self, *args), {})}
         index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
         if index_ is None:
             index_ = rec_._site(site_)
@@ -17081,10 +17063,7 @@ def traced_416(fn_, site_, names_):
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, *args), {**kwargs})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
-        try:  # each argument as itself, else by its type's summary
-            args_ = {"args": recorder.describe_args(names_, (self, *args), {**kwargs})}
-        except AttributeError:  # an object still being constructed: summarize names it
-            args_ = {"args": recorder.describe_args(names_, (self, *args), {**kwargs})}
+        args_ = {"args": recorder.describe_args(names_, (self, *args), {**kwargs})}
         index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
         if index_ is None:
             index_ = rec_._site(site_)
@@ -30283,10 +30262,7 @@ def traced_738(fn_, site_, names_):
         if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (w, *args), {})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
-        try:  # each argument as itself, else by its type's summary
-            args_ = {"args": recorder.describe_args(names_, (w, *args), {})}
-        except AttributeError:  # an object still being constructed: summarize names it
-            args_ = {"args": recorder.describe_args(names_, (w, *args), {})}
+        args_ = {"args": recorder.describe_args(names_, (w, *args), {})}
         index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
         if index_ is None:
             index_ = rec_._site(site_)
