@@ -15,12 +15,10 @@ or its storage) or cascade down to free_cpu. The trace records each handle's bir
 from __future__ import annotations
 
 import _thread
-import functools
 import itertools
 import traceback
 import weakref
 from collections.abc import Callable
-from types import FunctionType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from tensortrace.aten.tensor_body import Tensor as AtTensor
@@ -65,17 +63,7 @@ def handle_th_errors(fn: F) -> F:
             del args, kwargs
             raise end_handle_th_errors(exc) from exc.__cause__
 
-    if type(fn) is FunctionType:
-        # functools.update_wrapper, unrolled: it runs for ~1,200 bindings at import
-        wrapper.__module__ = fn.__module__
-        wrapper.__name__ = fn.__name__
-        wrapper.__qualname__ = fn.__qualname__
-        wrapper.__doc__ = fn.__doc__
-        wrapper.__annotations__ = fn.__annotations__
-        wrapper.__dict__.update(fn.__dict__)
-        wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
-    else:
-        functools.update_wrapper(wrapper, fn)
+    recorder.update_wrapper(wrapper, fn)
     wrapper.__handles_th_errors__ = True  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]
 
