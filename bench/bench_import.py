@@ -72,8 +72,13 @@ def instructions_beyond_numpy(src: str | None) -> float | None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / "tensortrace-bench-pyc")
     env["PYTHONHASHSEED"] = "0"
+    # OpenBLAS's idle threads spin, and cachegrind counts them: with their default number the
+    # numpy baseline drifts by ~20M instructions between runs, with one by ~0.1M
+    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
     if src is not None:
         env["PYTHONPATH"] = src
+    # the bytecode cache filled first: compiling the package would be counted (~14G)
+    subprocess.run([sys.executable, "-c", "import numpy, tensortrace"], env=env, check=True)
     counts = []
     for module in ("sys", "tensortrace"):
         done = subprocess.run(

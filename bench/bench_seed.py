@@ -144,19 +144,34 @@ def python_calls(fn: Callable[[], object]) -> int:
 
 
 _VALGRIND_PROGRAM = """
-import sys
+import gc, sys
 import tensortrace as torch
 traced = sys.argv[2] == "traced"
-for _ in range(3 + int(sys.argv[1])):
+def seed():
     if traced:
         with torch.record():
             torch.rand(3, 4)[0] + torch.rand(3, 4)
     else:
         torch.rand(3, 4)[0] + torch.rand(3, 4)
+for _ in range(20):
+    seed()
+gc.collect()
+gc.disable()
+for _ in range(int(sys.argv[1])):
+    seed()
 """
+# Note [Instruction counts that repeat]: what made two counts of the same code differ by up to
+# 10%: OpenBLAS's idle threads spinning (cachegrind counts every thread; one thread each here,
+# the seed uses none), cyclic collections falling at different points of the two runs (off for
+# the measured runs: a recording defers them anyway, and A/B comparisons want the code's own
+# cost), a short warm-up (caches the runtime fills on the first calls), and both processes
+# compiling the package at once into a cold bytecode cache (filled first, by a plain import),
+# and str hashes seeded anew per process. With all five fixed, two counts agree to ~30.
+_QUIET_THREADS = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+_SAME_HASHES = {"PYTHONHASHSEED": "0"}  # str hashes, so set and dict layouts, alike each run
 
 
-def instructions_per_seed(runs: int = 50, traced: bool = False) -> float | None:
+def instructions_per_seed(runs: int = 100, traced: bool = False) -> float | None:
     """CPU instructions per seed expression under cachegrind, or None without valgrind.
 
     Two processes, with 0 and `runs` expressions after the warm-up; the difference divided by
@@ -165,6 +180,9 @@ def instructions_per_seed(runs: int = 50, traced: bool = False) -> float | None:
     valgrind = shutil.which("valgrind")
     if valgrind is None:
         return None
+    # Note [Instruction counts that repeat]
+    env = dict(os.environ, **_QUIET_THREADS, **_SAME_HASHES)
+    subprocess.run([sys.executable, "-c", "import tensortrace"], env=env, check=True)
     with tempfile.TemporaryDirectory() as tmp:
         script = os.path.join(tmp, "seed.py")
         with open(script, "w") as f:
@@ -184,6 +202,7 @@ def instructions_per_seed(runs: int = 50, traced: bool = False) -> float | None:
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 text=True,
+                env=env,
             )
             for n in (0, runs)
         ]
