@@ -12,12 +12,17 @@ bit.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
 from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.c10.tensor_options import TensorOptions
+
+if TYPE_CHECKING:
+    from tensortrace.aten.tensor_iterator import TensorIteratorBase
 
 SOURCE = "aten/src/ATen/native/UpSample.cpp"
 
@@ -306,3 +311,27 @@ def linear_indices_weights(
     idx1 = idx0 + (idx0 < input_size - 1)
     lambda0 = (opmath(1) - lambda1).astype(opmath)
     return idx0, idx1, lambda0, lambda1
+
+
+def upsample_meta(
+    it: TensorIteratorBase, input: Tensor, output_size: Sequence[int], spatial: int
+) -> None:
+    """The body every upsample TORCH_META_FUNC shares: check the sizes, set [N, C, *output]."""
+    full_output_size = upsample_common_check(input.sizes(), output_size, spatial)
+    check_non_empty(input, spatial)
+    options = TensorOptions(input.scalar_type(), input.device())
+    it.set_output_raw_strided(0, full_output_size, (), options)
+
+
+def upsample_backward_meta(
+    it: TensorIteratorBase,
+    grad_output: Tensor,
+    output_size: Sequence[int],
+    input_size: Sequence[int],
+    spatial: int,
+) -> None:
+    """The body every upsample backward TORCH_META_FUNC shares: grad_input of input_size."""
+    full_output_size = upsample_common_check(input_size, output_size, spatial)
+    check_grad_output(grad_output, full_output_size)
+    options = TensorOptions(grad_output.scalar_type(), grad_output.device())
+    it.set_output_raw_strided(0, list(input_size), (), options)

@@ -21,14 +21,13 @@ from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.upsample import (
     area_pixel_compute_scale,
-    check_grad_output,
     check_kernel_dtype,
-    check_non_empty,
     compute_output_size,
     get_scale_value,
-    upsample_common_check,
+    upsample_backward_meta,
+    upsample_meta,
 )
-from tensortrace.aten.native.upsample_nearest import _options, _planes
+from tensortrace.aten.native.upsample_nearest import _planes
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.trace import traced
@@ -174,23 +173,6 @@ def _backward(
     grad_input.numpy_view()[...] = res.astype(go.dtype).reshape(list(grad_input.sizes()))
 
 
-def _meta(it: TensorIteratorBase, self: Tensor, output_size: Sequence[int]) -> None:
-    full_output_size = upsample_common_check(self.sizes(), output_size, 2)
-    check_non_empty(self, 2)
-    it.set_output_raw_strided(0, full_output_size, (), _options(self))
-
-
-def _meta_backward(
-    it: TensorIteratorBase,
-    grad_output: Tensor,
-    output_size: Sequence[int],
-    input_size: Sequence[int],
-) -> None:
-    full_output_size = upsample_common_check(input_size, output_size, 2)
-    check_grad_output(grad_output, full_output_size)
-    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
-
-
 # ---- the two ops: bilinear (UpSampleBilinear2d.cpp) and bicubic (UpSampleBicubic2d.cpp) -------
 @native_function(BILINEAR, name="_upsample_bilinear2d_aa")
 def _upsample_bilinear2d_aa_vec(
@@ -228,7 +210,7 @@ def _register(name: str, source: str, bicubic: bool) -> None:
         scales_h: float | None,
         scales_w: float | None,
     ) -> None:
-        _meta(it, self, output_size)
+        upsample_meta(it, self, output_size, 2)
 
     @impl_function(f"{name}_out_cpu", source)
     def impl(
@@ -252,7 +234,7 @@ def _register(name: str, source: str, bicubic: bool) -> None:
         scales_h: float | None,
         scales_w: float | None,
     ) -> None:
-        _meta_backward(it, grad_output, output_size, input_size)
+        upsample_backward_meta(it, grad_output, output_size, input_size, 2)
 
     @impl_function(f"{name}_backward_out_cpu", source)
     def impl_backward(

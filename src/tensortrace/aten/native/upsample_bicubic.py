@@ -19,16 +19,15 @@ import numpy as np
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.upsample import (
-    check_grad_output,
     check_kernel_dtype,
-    check_non_empty,
     compute_output_size,
     cubic_indices_weights,
     get_scale_value,
     opmath_dtype,
-    upsample_common_check,
+    upsample_backward_meta,
+    upsample_meta,
 )
-from tensortrace.aten.native.upsample_nearest import _options, _planes
+from tensortrace.aten.native.upsample_nearest import _planes
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.trace import traced
@@ -108,9 +107,7 @@ def meta_upsample_bicubic2d(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(self.sizes(), output_size, 2)
-    check_non_empty(self, 2)
-    it.set_output_raw_strided(0, full_output_size, (), _options(self))
+    upsample_meta(it, self, output_size, 2)
 
 
 @impl_function("upsample_bicubic2d_out_cpu", SOURCE)
@@ -143,9 +140,7 @@ def meta_upsample_bicubic2d_backward(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(input_size, output_size, 2)
-    check_grad_output(grad_output, full_output_size)
-    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
+    upsample_backward_meta(it, grad_output, output_size, input_size, 2)
 
 
 @impl_function("upsample_bicubic2d_backward_out_cpu", SOURCE)

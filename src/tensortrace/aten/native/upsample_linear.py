@@ -22,16 +22,15 @@ from tensortrace.aten.native.cpu.upsample_kernel import (
 )
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.upsample import (
-    check_grad_output,
     check_kernel_dtype,
-    check_non_empty,
     compute_output_size,
     get_scale_value,
     linear_indices_weights,
     opmath_dtype,
-    upsample_common_check,
+    upsample_backward_meta,
+    upsample_meta,
 )
-from tensortrace.aten.native.upsample_nearest import _options, _planes
+from tensortrace.aten.native.upsample_nearest import _planes
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 
@@ -108,9 +107,7 @@ def meta_upsample_linear1d(
     align_corners: bool,
     scales: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(self.sizes(), output_size, 1)
-    check_non_empty(self, 1)
-    it.set_output_raw_strided(0, full_output_size, (), _options(self))
+    upsample_meta(it, self, output_size, 1)
 
 
 @impl_function("upsample_linear1d_out_cpu", LINEAR1D)
@@ -134,9 +131,7 @@ def meta_upsample_linear1d_backward(
     align_corners: bool,
     scales: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(input_size, output_size, 1)
-    check_grad_output(grad_output, full_output_size)
-    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
+    upsample_backward_meta(it, grad_output, output_size, input_size, 1)
 
 
 @impl_function("upsample_linear1d_backward_out_cpu", LINEAR1D)
@@ -175,9 +170,7 @@ def meta_upsample_bilinear2d(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(self.sizes(), output_size, 2)
-    check_non_empty(self, 2)
-    it.set_output_raw_strided(0, full_output_size, (), _options(self))
+    upsample_meta(it, self, output_size, 2)
 
 
 @impl_function("upsample_bilinear2d_out_cpu", BILINEAR2D)
@@ -203,9 +196,7 @@ def meta_upsample_bilinear2d_backward(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(input_size, output_size, 2)
-    check_grad_output(grad_output, full_output_size)
-    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
+    upsample_backward_meta(it, grad_output, output_size, input_size, 2)
 
 
 @impl_function("upsample_bilinear2d_backward_out_cpu", BILINEAR2D)
@@ -247,9 +238,7 @@ def meta_upsample_trilinear3d(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(self.sizes(), output_size, 3)
-    check_non_empty(self, 3)
-    it.set_output_raw_strided(0, full_output_size, (), _options(self))
+    upsample_meta(it, self, output_size, 3)
 
 
 @impl_function("upsample_trilinear3d_out_cpu", TRILINEAR3D)
@@ -279,9 +268,7 @@ def meta_upsample_trilinear3d_backward(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(input_size, output_size, 3)
-    check_grad_output(grad_output, full_output_size)
-    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
+    upsample_backward_meta(it, grad_output, output_size, input_size, 3)
 
 
 @impl_function("upsample_trilinear3d_backward_out_cpu", TRILINEAR3D)

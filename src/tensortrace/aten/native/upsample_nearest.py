@@ -22,26 +22,20 @@ from tensortrace.aten.native.cpu.upsample_kernel import (
 )
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.upsample import (
-    check_grad_output,
     check_kernel_dtype,
-    check_non_empty,
     compute_output_size,
     get_scale_value,
     nearest_exact_idx,
     nearest_idx,
-    upsample_common_check,
+    upsample_backward_meta,
+    upsample_meta,
 )
 from tensortrace.aten.tensor_body import Tensor, expect_contiguous
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.tensor_options import TensorOptions
 
 NEAREST1D = "aten/src/ATen/native/UpSampleNearest1d.cpp"
 NEAREST2D = "aten/src/ATen/native/UpSampleNearest2d.cpp"
 NEAREST3D = "aten/src/ATen/native/UpSampleNearest3d.cpp"
-
-
-def _options(t: Tensor) -> TensorOptions:
-    return TensorOptions(t.scalar_type(), t.device())
 
 
 def _planes(t: Tensor) -> np.ndarray:
@@ -104,9 +98,7 @@ def upsample_nearest1d_vec(
 def meta_upsample_nearest1d(
     it: TensorIteratorBase, self: Tensor, output_size: Sequence[int], scales: float | None
 ) -> None:
-    full_output_size = upsample_common_check(self.sizes(), output_size, 1)
-    check_non_empty(self, 1)
-    it.set_output_raw_strided(0, full_output_size, (), _options(self))
+    upsample_meta(it, self, output_size, 1)
 
 
 @impl_function("upsample_nearest1d_out_cpu", NEAREST1D)
@@ -128,9 +120,7 @@ def meta_upsample_nearest1d_backward(
     input_size: Sequence[int],
     scales: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(input_size, output_size, 1)
-    check_grad_output(grad_output, full_output_size)
-    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
+    upsample_backward_meta(it, grad_output, output_size, input_size, 1)
 
 
 @impl_function("upsample_nearest1d_backward_out_cpu", NEAREST1D)
@@ -164,9 +154,7 @@ def meta_upsample_nearest2d(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(self.sizes(), output_size, 2)
-    check_non_empty(self, 2)
-    it.set_output_raw_strided(0, full_output_size, (), _options(self))
+    upsample_meta(it, self, output_size, 2)
 
 
 @impl_function("upsample_nearest2d_out_cpu", NEAREST2D)
@@ -190,9 +178,7 @@ def meta_upsample_nearest2d_backward(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(input_size, output_size, 2)
-    check_grad_output(grad_output, full_output_size)
-    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
+    upsample_backward_meta(it, grad_output, output_size, input_size, 2)
 
 
 @impl_function("upsample_nearest2d_backward_out_cpu", NEAREST2D)
@@ -229,9 +215,7 @@ def meta_upsample_nearest3d(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(self.sizes(), output_size, 3)
-    check_non_empty(self, 3)
-    it.set_output_raw_strided(0, full_output_size, (), _options(self))
+    upsample_meta(it, self, output_size, 3)
 
 
 @impl_function("upsample_nearest3d_out_cpu", NEAREST3D)
@@ -257,9 +241,7 @@ def meta_upsample_nearest3d_backward(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    full_output_size = upsample_common_check(input_size, output_size, 3)
-    check_grad_output(grad_output, full_output_size)
-    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
+    upsample_backward_meta(it, grad_output, output_size, input_size, 3)
 
 
 @impl_function("upsample_nearest3d_backward_out_cpu", NEAREST3D)

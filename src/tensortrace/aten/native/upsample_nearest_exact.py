@@ -13,11 +13,10 @@ from collections.abc import Sequence
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
 from tensortrace.aten.native.upsample import (
-    check_grad_output,
-    check_non_empty,
     compute_output_size,
     get_scale_value,
-    upsample_common_check,
+    upsample_backward_meta,
+    upsample_meta,
 )
 from tensortrace.aten.native.upsample_nearest import (
     NEAREST1D,
@@ -25,30 +24,11 @@ from tensortrace.aten.native.upsample_nearest import (
     NEAREST3D,
     _backward,
     _forward,
-    _options,
 )
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 
 KERNEL_NAME = "compute_indices_weights_nearest"
-
-
-def _meta(it: TensorIteratorBase, self: Tensor, output_size: Sequence[int], spatial: int) -> None:
-    full_output_size = upsample_common_check(self.sizes(), output_size, spatial)
-    check_non_empty(self, spatial)
-    it.set_output_raw_strided(0, full_output_size, (), _options(self))
-
-
-def _meta_backward(
-    it: TensorIteratorBase,
-    grad_output: Tensor,
-    output_size: Sequence[int],
-    input_size: Sequence[int],
-    spatial: int,
-) -> None:
-    full_output_size = upsample_common_check(input_size, output_size, spatial)
-    check_grad_output(grad_output, full_output_size)
-    it.set_output_raw_strided(0, list(input_size), (), _options(grad_output))
 
 
 # ---- 1d ------------------------------------------------------------------------------------------
@@ -65,7 +45,7 @@ def _upsample_nearest_exact1d_vec(
 def meta__upsample_nearest_exact1d(
     it: TensorIteratorBase, self: Tensor, output_size: Sequence[int], scales: float | None
 ) -> None:
-    _meta(it, self, output_size, 1)
+    upsample_meta(it, self, output_size, 1)
 
 
 @impl_function("_upsample_nearest_exact1d_out_cpu", NEAREST1D)
@@ -87,7 +67,7 @@ def meta__upsample_nearest_exact1d_backward(
     input_size: Sequence[int],
     scales: float | None,
 ) -> None:
-    _meta_backward(it, grad_output, output_size, input_size, 1)
+    upsample_backward_meta(it, grad_output, output_size, input_size, 1)
 
 
 @impl_function("_upsample_nearest_exact1d_backward_out_cpu", NEAREST1D)
@@ -122,7 +102,7 @@ def meta__upsample_nearest_exact2d(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    _meta(it, self, output_size, 2)
+    upsample_meta(it, self, output_size, 2)
 
 
 @impl_function("_upsample_nearest_exact2d_out_cpu", NEAREST2D)
@@ -146,7 +126,7 @@ def meta__upsample_nearest_exact2d_backward(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    _meta_backward(it, grad_output, output_size, input_size, 2)
+    upsample_backward_meta(it, grad_output, output_size, input_size, 2)
 
 
 @impl_function("_upsample_nearest_exact2d_backward_out_cpu", NEAREST2D)
@@ -184,7 +164,7 @@ def meta__upsample_nearest_exact3d(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    _meta(it, self, output_size, 3)
+    upsample_meta(it, self, output_size, 3)
 
 
 @impl_function("_upsample_nearest_exact3d_out_cpu", NEAREST3D)
@@ -210,7 +190,7 @@ def meta__upsample_nearest_exact3d_backward(
     scales_h: float | None,
     scales_w: float | None,
 ) -> None:
-    _meta_backward(it, grad_output, output_size, input_size, 3)
+    upsample_backward_meta(it, grad_output, output_size, input_size, 3)
 
 
 @impl_function("_upsample_nearest_exact3d_backward_out_cpu", NEAREST3D)
