@@ -17,28 +17,14 @@ import numpy as np
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.batch_linear_algebra import batched_matrix_contiguous_strides
+from tensortrace.aten.native.cpu.batch_linear_algebra_kernel import _check_lapack_type
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.tensor_body import Tensor
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
-from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/BatchLinearAlgebra.cpp"
 KERNEL = "aten/src/ATen/native/BatchLinearAlgebraKernel.cpp"
-LAPACK_TYPES = (
-    ScalarType.Float,
-    ScalarType.Double,
-    ScalarType.ComplexFloat,
-    ScalarType.ComplexDouble,
-)
-
-
-def _check_lapack_type(name: str, t: Tensor) -> None:
-    """AT_DISPATCH_FLOATING_AND_COMPLEX_TYPES(t.scalar_type(), name, ...)."""
-    dtype = t.scalar_type()
-    TORCH_CHECK_NOT_IMPLEMENTED(
-        dtype in LAPACK_TYPES, '"', name, "\" not implemented for '", dtype, "'"
-    )
 
 
 def _batches(t: Tensor) -> np.ndarray:
