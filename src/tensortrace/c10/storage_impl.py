@@ -112,6 +112,15 @@ class StorageImpl(intrusive_ptr_target):
             "device": str(self.data_ptr_.device),
         }
 
+    def _record_new_data(self) -> None:
+        """While recording: the storage now holds another block (a resize, a move to shared
+        memory), so its values are read again and the replay sees its new address."""
+        rec = recorder.current
+        if rec is not None:
+            rec.written.add(self)  # Note [What a step may have changed]
+            info = {"object": self.trace_name, **self._trace_info()}
+            rec.instant(schema.STORAGE_DATA, "native", self.trace_name, info)
+
 
 class Storage:
     """The owning handle to a StorageImpl (c10::Storage wraps intrusive_ptr<StorageImpl>)."""

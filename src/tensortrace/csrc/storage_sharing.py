@@ -39,8 +39,7 @@ from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
 from tensortrace.c10.storage_impl import Storage, StorageImpl
 from tensortrace.csrc.storage import THPStorage_Wrap, UntypedStorage
-from tensortrace.trace import recorder, traced
-from tensortrace.trace.schema import STORAGE_DATA
+from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/StorageSharing.cpp"
 
@@ -80,14 +79,7 @@ def _swap_in(impl: StorageImpl, new: Storage) -> None:
     new_impl.data_ptr_ = DataPtr(0, None, None, old.device)  # moved from
     impl.allocator_ = None
     impl.resizable_ = False
-    if recorder.current is not None:
-        recorder.current.written.add(impl)  # Note [What a step may have changed]
-        recorder.current.instant(
-            STORAGE_DATA,
-            "native",
-            impl.trace_name,
-            {"object": impl.trace_name, **impl._trace_info()},
-        )
+    impl._record_new_data()
     old.clear()  # the old block goes back to its allocator
 
 

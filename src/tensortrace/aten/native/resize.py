@@ -22,8 +22,7 @@ from tensortrace.c10.device import kMeta
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.c10.storage_impl import StorageImpl
 from tensortrace.c10.tensor_impl import TensorImpl, contiguous_strides
-from tensortrace.trace import recorder, traced
-from tensortrace.trace.schema import STORAGE_DATA
+from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/Resize.h"
 
@@ -91,14 +90,7 @@ def resize_bytes_cpu(storage: StorageImpl, size_bytes: int) -> None:
         new_data.get_context()[:keep] = old_data.get_context()[:keep]  # type: ignore[index]
     storage.data_ptr_ = new_data
     storage.size_bytes_ = size_bytes
-    if recorder.current is not None:
-        recorder.current.written.add(storage)  # Note [What a step may have changed]
-        recorder.current.instant(
-            STORAGE_DATA,
-            "native",
-            storage.trace_name,
-            {"object": storage.trace_name, **storage._trace_info()},
-        )
+    storage._record_new_data()
     old_data.clear()
 
 
