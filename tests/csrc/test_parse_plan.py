@@ -94,3 +94,12 @@ def test_a_deprecated_signature_warns_on_every_call() -> None:
             warnings.simplefilter("always")
             x.add(2, y)
         assert any("deprecated" in str(w.message) for w in seen)
+
+
+def test_a_parse_is_remembered_past_a_signature_that_did_not_match() -> None:
+    from tensortrace.csrc.generated.python_variable_methods import parser_sum
+
+    # sum(*, dtype) takes no positional argument: decided by the count, so sum(dim) that
+    # matches next is remembered
+    tensortrace.ones(2, 3).sum(0)
+    assert (int,) in parser_sum.parsed

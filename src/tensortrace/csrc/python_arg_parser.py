@@ -25,6 +25,7 @@ from tensortrace.csrc.invalid_arguments import format_invalid_args, py_typename
 from tensortrace.csrc.python_arg_parser_plan import (
     _NO_KWARGS,
     NUMPY_COMPATIBILITY_ARG_NAMES,
+    Match,
     ParsePlan,
     decided_by_type,
     plan_of,
@@ -183,10 +184,6 @@ class FunctionSignature:
     max_pos_args: int = 0
     text: str = ""
     required_kwargs: frozenset[str] = frozenset()
-    # what the last parse_args looked at: only the arguments' types (and keyword names), or
-    # also their values (Note [The parse remembered per argument types])
-    decided_by_type: bool = True
-    took_varargs: bool = False  # ... and whether it took all positional arguments as one list
 
     @classmethod
     def parse(cls, fmt: str, index: int, allow_numbers_as_tensors: bool) -> FunctionSignature:
@@ -239,6 +236,11 @@ class FunctionSignature:
     def parse_args(
         self, args: Sequence[Any], kwargs: dict[str, Any], raise_exception: bool
     ) -> list[Any] | None:
+        """FunctionSignature::parse: the arguments in the signature's order, or None."""
+        return self.match(args, kwargs, raise_exception).parsed
+
+    def match(self, args: Sequence[Any], kwargs: dict[str, Any], raise_exception: bool) -> Match:
+        """parse_args, and what it looked at (Note [The parse remembered per argument types])."""
         nargs = len(args)
         remaining_kwargs = len(kwargs)
         allow_varargs_intlist = (
@@ -247,18 +249,18 @@ class FunctionSignature:
         if nargs > self.max_pos_args and not allow_varargs_intlist:
             if raise_exception:
                 self._extra_args(nargs)
-            return None
+            return Match(None, True, False)  # decided by the count
         dst: list[Any] = []
         arg_pos = 0
         missing = object()
-        self.decided_by_type, self.took_varargs = True, False
+        by_type, took_varargs = True, False
         for i, param in enumerate(self.params):
             is_kwd = False
             if arg_pos < nargs:
                 if param.keyword_only:
                     if raise_exception:
                         self._extra_args(nargs)
-                    return None
+                    return Match(None, by_type, False)
                 obj = args[arg_pos]
             else:
                 obj = kwargs.get(param.name, missing)
@@ -274,19 +276,19 @@ class FunctionSignature:
             elif obj is missing:
                 if raise_exception:
                     self._missing_args(i)
-                return None
+                return Match(None, by_type, False)
             else:
                 if not decided_by_type(param.type_, obj):
-                    self.decided_by_type = False
+                    by_type = False
                 ok, failed_idx = param.check(obj, i)
                 if ok:
                     dst.append(obj)
                 elif varargs_eligible and (type(args[0]) is int or _is_int(args[0])):
                     if isinstance(args[0], TensorBase):  # a 0-dim integer tensor counts
-                        self.decided_by_type = False
+                        by_type = False
                     # take all positional arguments as this parameter: rand(3, 4) -> rand((3, 4))
                     dst.append(tuple(args))
-                    self.took_varargs = True
+                    took_varargs = True
                     arg_pos = nargs
                     continue
                 elif raise_exception:
@@ -308,7 +310,7 @@ class FunctionSignature:
                         f"{arg_pos + 1}) must be {param.type_name()}, not {tname}"
                     )
                 else:
-                    return None
+                    return Match(None, by_type, False)
             if not is_kwd:
                 arg_pos += 1
             elif obj is not missing:
@@ -316,8 +318,8 @@ class FunctionSignature:
         if remaining_kwargs > 0:
             if raise_exception:
                 self._extra_kwargs(kwargs)
-            return None
-        return dst
+            return Match(None, by_type, False)
+        return Match(dst, by_type, took_varargs)
 
     def _extra_args(self, nargs: int) -> None:
         max_pos, min_args = self.max_pos_args, self.min_args
@@ -447,22 +449,23 @@ class PythonArgParser:
             self._parse_pending()
         if len(self.signatures) == 1:
             sig = self.signatures[0]
-            parsed = sig.parse_args(args, kwargs, raise_exception=True)
-            assert parsed is not None
-            if sig.decided_by_type:
-                self.parsed[key] = plan_of(sig, args, kwargs)
-            return PythonArgs(sig, parsed)
+            match = sig.match(args, kwargs, raise_exception=True)
+            assert match.parsed is not None
+            if match.by_type:
+                self.parsed[key] = plan_of(sig, match.took_varargs, args, kwargs)
+            return PythonArgs(sig, match.parsed)
         by_type = True
         for sig in self.signatures:
             if sig.required_kwargs and not sig.required_kwargs <= kwargs.keys():
                 continue
-            parsed = sig.parse_args(args, kwargs, raise_exception=False)
-            by_type = by_type and sig.decided_by_type
+            match = sig.match(args, kwargs, raise_exception=False)
+            by_type = by_type and match.by_type
+            parsed = match.parsed
             if parsed is not None:
                 if sig.deprecated:
                     self.warn_deprecated(sig)  # on every call: never remembered
                 elif by_type:
-                    self.parsed[key] = plan_of(sig, args, kwargs)
+                    self.parsed[key] = plan_of(sig, match.took_varargs, args, kwargs)
                 return PythonArgs(sig, parsed)
         self.print_error(args, kwargs)
         raise AssertionError("unreachable")

@@ -6,7 +6,7 @@ which parameter checks look at an argument's type alone, and the plan a parse le
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tensortrace.csrc.dtype import dtype
 from tensortrace.csrc.python_arg_parser_types import ParameterType
@@ -67,11 +67,24 @@ def decided_by_type(param_type: ParameterType, obj: Any) -> bool:
     return not isinstance(obj, (TensorBase, list, tuple))
 
 
-def plan_of(sig: FunctionSignature, args: Sequence[Any], kwargs: dict[str, Any]) -> ParsePlan:
+class Match(NamedTuple):
+    """What FunctionSignature.match found: the arguments in the signature's order (None: no
+    match), whether the argument types alone decided it (a mismatch too), and whether all
+    positional arguments became one int list. Returned, not kept on the shared signature, so
+    that two threads parsing at once cannot mix their answers."""
+
+    parsed: list[Any] | None
+    by_type: bool
+    took_varargs: bool
+
+
+def plan_of(
+    sig: FunctionSignature, took_varargs: bool, args: Sequence[Any], kwargs: dict[str, Any]
+) -> ParsePlan:
     """Where each parameter of `sig` was read from by the parse that just matched it."""
-    taken = 1 if sig.took_varargs else len(args)
+    taken = 1 if took_varargs else len(args)
     tail = []
     for param in sig.params[taken:]:  # the keyword it was given as, if any
         names = (param.name, *NUMPY_COMPATIBILITY_ARG_NAMES.get(param.name, ()))
         tail.append(next((n for n in names if n in kwargs), None))
-    return sig, sig.took_varargs, tuple(tail)
+    return sig, took_varargs, tuple(tail)
