@@ -21,14 +21,12 @@ MAX_SEQUENCE_ITEMS = 8
 # summarize's fast path: exact types only (an IntEnum is no `int` here, so it is still named)
 _PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
 _is_plain = _PLAIN_TYPES.__contains__
-# types summarized by their name alone (no _trace_summary, not a sequence, number or enum),
-# learned as summarize meets them
-_NAME_ONLY: dict[type, str] = {}
-# types summarized by their class's `_trace_summary`, learned as summarize meets them
-_SUMMARY_OF: dict[type, Callable[[Any], Any]] = {}
-# Note [A summary by one lookup]: what summarize answers for a value of a type in _SUMMARY_OF
-# or _NAME_ONLY, or of an enum, as one function of the value: its `_trace_summary`, `str`, or
-# its name's `str.format` (which returns the name itself: it has no `{}` to fill). A traced
+# Note [A summary by one lookup]: what summarize answers for a value of a type it has met
+# whose answer depends only on the type's kind, learned as it meets them: a class with its own
+# `_trace_summary` (a Tensor, a THPVariable), an enum (`str`), or a type described by its name
+# alone (a TensorIterator, an allocator: its name's `str.format`, which returns the name
+# itself, having no `{}` to fill); as one function of the value. summarize, describe_args and
+# record_call look a value's type up here first. A traced
 # wrapper describes an argument with one lookup here and one call (parameter_lists._TRACED),
 # not a call to summarize first. A summary method that raises AttributeError for an object
 # still being constructed (the `self` of its `__init__`) sends the wrapper to describe_args,
@@ -42,13 +40,10 @@ def summarize(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN_TYPES:  # most arguments: one set lookup, the answer unchanged
         return value
-    name = _NAME_ONLY.get(kind)  # a TensorIterator, a dict: described by type name
-    if name is not None:
-        return name
-    method = _SUMMARY_OF.get(kind)  # a Tensor, a THPVariable: Note [Summaries by type]
-    if method is not None:
+    describe = DESCRIBE_BY_TYPE.get(kind)  # Note [A summary by one lookup]
+    if describe is not None:
         try:
-            return method(value)
+            return describe(value)
         except AttributeError:  # an object still being constructed (`self` of an __init__)
             return kind.__name__
     if (kind is list or kind is tuple) and len(value) <= MAX_SEQUENCE_ITEMS:
@@ -65,7 +60,7 @@ def summarize(value: Any) -> Any:
             isinstance(getattr(kind, "_trace_summary", None), FunctionType)
             and getattr(summary, "__self__", None) is value
         ):  # the class's own method: the same for every value of the type
-            _SUMMARY_OF[kind] = DESCRIBE_BY_TYPE[kind] = kind._trace_summary
+            DESCRIBE_BY_TYPE[kind] = kind._trace_summary
         try:
             return summary()
         except AttributeError:
@@ -79,7 +74,6 @@ def summarize(value: Any) -> Any:
     if isinstance(value, complex):
         return repr(value)
     if getattr(kind, "_trace_summary", None) is None:  # always just its name: remember that
-        _NAME_ONLY[kind] = kind.__name__
         DESCRIBE_BY_TYPE[kind] = kind.__name__.format
     return kind.__name__
 
@@ -90,22 +84,21 @@ def describe_args(names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[st
     # tensor's summary read straight from its type's method, an iterator's name from its type's
     # (Note [Summaries by type]). The method raises AttributeError for an object still being
     # constructed (the `self` of a TensorImpl's __init__), which summarize names by its type.
-    plain = _PLAIN_TYPES
+    plain, by_type = _PLAIN_TYPES, DESCRIBE_BY_TYPE
     described = {}
     for n, v in zip(names, args):
         kind = type(v)
         if kind in plain:
             described[n] = v
         else:
-            method = _SUMMARY_OF.get(kind)
-            if method is not None:
+            describe = by_type.get(kind)  # Note [A summary by one lookup]
+            if describe is not None:
                 try:
-                    described[n] = method(v)
+                    described[n] = describe(v)
                 except AttributeError:  # being constructed: summarize's answer
                     described[n] = kind.__name__
-            else:  # a TensorIterator, an allocator: named by its type, as summarize does
-                name = _NAME_ONLY.get(kind)
-                described[n] = name if name is not None else summarize(v)
+            else:
+                described[n] = summarize(v)
     if len(args) > len(names):
         extra = []  # a loop, not a comprehension: no frame of its own
         for v in args[len(names) :]:

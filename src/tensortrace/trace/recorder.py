@@ -20,9 +20,7 @@ from typing import Any, TypeVar
 
 from tensortrace.trace import code_swap, gc_deferral
 from tensortrace.trace.arguments import (
-    _NAME_ONLY,
     _PLAIN_TYPES,
-    _SUMMARY_OF,
     DESCRIBE_BY_TYPE,
     describe_args,
     summarize,
@@ -247,13 +245,10 @@ def record_call(
         kind = type(result)
         if kind in _PLAIN_TYPES:
             described = {"result": result}
-        else:  # summarize's fast path for a tensor, inlined (as in call_traced)
-            method = _SUMMARY_OF.get(kind)
+        else:  # summarize's fast path, inlined: Note [A summary by one lookup]
+            describe = DESCRIBE_BY_TYPE.get(kind)
             try:
-                if method is not None:
-                    described = {"result": method(result)}
-                else:  # an allocator, an ndarray: named by its type
-                    described = {"result": _NAME_ONLY.get(kind) or summarize(result)}
+                described = {"result": (describe or summarize)(result)}
             except AttributeError:
                 described = {"result": summarize(result)}
     else:
