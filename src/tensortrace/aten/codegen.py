@@ -38,7 +38,7 @@ from tensortrace.aten.native.registry import NATIVE_FUNCTIONS
 from tensortrace.aten.native.resize import resize_output, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.device import DeviceType
+from tensortrace.c10.device import DeviceType, kMeta
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
@@ -269,7 +269,8 @@ def _choose(
 def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOptions) -> Tensor:
     """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call);
     RegisterCUDA.cpp's create_out calls at::detail::empty_strided_cuda."""
-    if options.device is not None and options.device.type_ is DeviceType.Meta:
+    # kMeta: Note [Enum members read once]
+    if options.device is not None and options.device.type_ is kMeta:
         return create_out_meta(sizes, strides, options)
     if options.device is not None and options.device.is_cuda():
         if strides:

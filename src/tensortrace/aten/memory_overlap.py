@@ -18,6 +18,10 @@ class MemOverlap(Enum):
     TooHard = 2
 
 
+# the members the hot checks return, read once (Note [Enum members read once])
+_NO, _YES = MemOverlap.No, MemOverlap.Yes
+
+
 class MemOverlapStatus(Enum):
     Full = 0
     Partial = 1
@@ -46,15 +50,15 @@ def has_internal_overlap(t: Tensor) -> MemOverlap:
     )  # unsafeGetTensorImpl() (Note [Direct reads on hot paths])
     # a contiguous tensor is non-overlapping and dense (TensorImpl caches both flags)
     if impl.is_contiguous_ or is_non_overlapping_and_dense(impl.sizes_, impl.strides_):
-        return MemOverlap.No
+        return _NO
     for size, stride in zip(impl.sizes_, impl.strides_):
         if size > 1 and stride == 0:
-            return MemOverlap.Yes
+            return _YES
     return MemOverlap.TooHard
 
 
 def assert_no_internal_overlap(t: Tensor) -> None:
-    if has_internal_overlap(t) is MemOverlap.Yes:  # Note [TORCH_CHECK tests first]
+    if has_internal_overlap(t) is _YES:  # Note [TORCH_CHECK tests first]
         torchCheckFail(
             "unsupported operation: more than one element of the written-to tensor "
             "refers to a single memory location. Please clone() the tensor before "

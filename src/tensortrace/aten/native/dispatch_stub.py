@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tensortrace.aten.dispatcher import untraced
-from tensortrace.c10.device import DeviceType
+from tensortrace.c10.device import DeviceType, kCPU, kMeta
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.trace import FrameSite, recorder, summarize
 
@@ -57,17 +57,18 @@ class DispatchStub:
     def __call__(self, device_type: DeviceType, *args: Any) -> Any:
         rec = recorder.current
         if rec is None:  # Note [Kernels called unwrapped while idle]
-            idle = self.cpu_idle_ptr if device_type is DeviceType.CPU else None
+            # kCPU, kMeta: Note [Enum members read once]
+            idle = self.cpu_idle_ptr if device_type is kCPU else None
             if idle is not None:
                 return idle(*args)
-            if device_type is DeviceType.Meta:
+            if device_type is kMeta:
                 return None  # Note [A meta tensor's kernel is no call]
             return self.get_call_ptr(device_type)(*args)
-        if device_type is DeviceType.Meta:
+        if device_type is kMeta:
             return None
-        kernel = (
-            self.cpu_dispatch_ptr if device_type is DeviceType.CPU else None
-        ) or self.get_call_ptr(device_type)
+        kernel = (self.cpu_dispatch_ptr if device_type is kCPU else None) or self.get_call_ptr(
+            device_type
+        )
         described = {
             "device_type": device_type.name,
             "kernel": getattr(kernel, "__name__", "?"),

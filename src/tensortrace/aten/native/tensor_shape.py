@@ -32,6 +32,8 @@ from tensortrace.c10.storage_impl import Storage
 from tensortrace.c10.tensor_impl import ImplType, TensorImpl
 from tensortrace.trace import traced
 
+_VIEW = ImplType.VIEW  # read once: Note [Enum members read once]
+
 SOURCE = "aten/src/ATen/native/TensorShape.cpp"
 
 
@@ -49,7 +51,7 @@ def alias_with_sizes_and_strides(
 ) -> Tensor:
     """A VIEW TensorImpl over self's storage, made directly (no as_strided call)."""
     impl = self.unsafeGetTensorImpl()
-    view = TensorImpl(impl.storage_.copy(), impl.key_set_, impl.data_type_, ImplType.VIEW)
+    view = TensorImpl(impl.storage_.copy(), impl.key_set_, impl.data_type_, _VIEW)
     result = Tensor(intrusive_ptr.make(view))
     view.set_sizes_and_strides(tuple(sizes), tuple(strides), impl.storage_offset_)
     return result
@@ -68,7 +70,7 @@ def as_strided_tensorimpl(
     offset = storage_offset if storage_offset is not None else impl.storage_offset_
     # make_tensor<TensorImpl>(VIEW, Storage(self.storage()), ...): copying the Storage handle is
     # the incref that keeps the base's memory alive while the view lives.
-    view = TensorImpl(impl.storage_.copy(), impl.key_set_, impl.data_type_, ImplType.VIEW)
+    view = TensorImpl(impl.storage_.copy(), impl.key_set_, impl.data_type_, _VIEW)
     result = Tensor(intrusive_ptr.make(view))
     setStrided(result, size, stride, offset)
     return result

@@ -36,7 +36,13 @@ from tensortrace.aten.opmath_type import is_reduced_floating_point, scalar_to
 from tensortrace.aten.scalar_ops import Scalar
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
-from tensortrace.c10.scalar_type import ScalarType, isComplexType, isFloatingType, isIntegralType
+from tensortrace.c10.scalar_type import (
+    ScalarType,
+    isComplexType,
+    isFloatingType,
+    isIntegralType,
+    kBool,
+)
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/native/cpu/BinaryOpsKernel.cpp"
@@ -74,7 +80,7 @@ _TRUE_DIVIDE_LOOP = binary_loop(np.true_divide)
 @_kernel("add_kernel")
 def add_kernel(it: TensorIteratorBase, alpha_scalar: Scalar) -> None:
     dtype = it.common_dtype()
-    if dtype == ScalarType.Bool:
+    if dtype is kBool:  # Note [Enum members read once]
         alpha_bool = bool(alpha_scalar)
 
         def bool_loop(out: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
@@ -116,7 +122,7 @@ def _scaled_add(out: np.ndarray, a: np.ndarray, b: np.ndarray, alpha: np.generic
 # ---- mul, div ------------------------------------------------------------------------------------
 @_kernel("mul_kernel")
 def mul_kernel(it: TensorIteratorBase) -> None:
-    if it.common_dtype() == ScalarType.Bool:
+    if it.common_dtype() is kBool:
         cpu_kernel(it, binary_loop(np.logical_and))
     else:
         cpu_kernel_vec(it, _MULTIPLY_LOOP)
@@ -195,7 +201,7 @@ def remainder_kernel(it: TensorIteratorBase) -> None:
 # ---- maximum, minimum: NaN propagates ------------------------------------------------------------
 @_kernel("maximum_kernel")
 def maximum_kernel(it: TensorIteratorBase) -> None:
-    if it.common_dtype() == ScalarType.Bool:
+    if it.common_dtype() is kBool:
         cpu_kernel(it, binary_loop(np.logical_or))
     else:
         cpu_kernel_vec(it, binary_loop(np.maximum))
@@ -203,7 +209,7 @@ def maximum_kernel(it: TensorIteratorBase) -> None:
 
 @_kernel("minimum_kernel")
 def minimum_kernel(it: TensorIteratorBase) -> None:
-    if it.common_dtype() == ScalarType.Bool:
+    if it.common_dtype() is kBool:
         cpu_kernel(it, binary_loop(np.logical_and))
     else:
         cpu_kernel_vec(it, binary_loop(np.minimum))
