@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 
 import tensortrace
@@ -65,6 +66,13 @@ PROGRAMS: dict[str, Callable[[Any], Any]] = {
         t.ones(2, dtype=int),
         t.ones(2, dtype=str),
     ),
+    # view(16) is remembered (an int is never a dtype); a NumPy dtype equals int but is no
+    # Python scalar type, so view(dtype) refuses it after the remembered view(16) too
+    "int_where_a_dtype_is_allowed": lambda t: (
+        t.ones(16).view(16),
+        t.ones(16).view(t.int32),
+        t.ones(16).view(np.dtype("int32")),
+    ),
     "missing_then_given": lambda t: (t.ones(2).clamp(), t.ones(2).clamp(0)),
 }
 
@@ -103,3 +111,10 @@ def test_a_parse_is_remembered_past_a_signature_that_did_not_match() -> None:
     # matches next is remembered
     tensortrace.ones(2, 3).sum(0)
     assert (int,) in parser_sum.parsed
+
+
+def test_an_int_where_a_dtype_is_allowed_is_decided_by_type() -> None:
+    from tensortrace.csrc.generated.python_variable_methods import parser_view
+
+    tensortrace.ones(4).view(4)  # view(dtype) is tried and refused by type: int is no dtype
+    assert (int,) in parser_view.parsed

@@ -24,9 +24,15 @@ def py_typename(obj: Any) -> str:
     ):
         if cls is type(obj):
             return f"torch.{key}"
-    if type(obj).__module__ == "numpy":  # NumPy's scalar types are C types too: numpy.float64
-        return f"numpy.{type(obj).__name__}"
-    return type(obj).__name__
+    kind = type(obj)
+    # a static C type's tp_name carries its module (numpy.float64, numpy.dtypes.Int32DType,
+    # collections.OrderedDict) unless it is a builtin; a class made at run time has its name
+    if not kind.__flags__ & _HEAPTYPE and kind.__module__ != "builtins":
+        return f"{kind.__module__}.{kind.__name__}"
+    return kind.__name__
+
+
+_HEAPTYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE
 
 
 # Note [How torch describes an invalid combination]

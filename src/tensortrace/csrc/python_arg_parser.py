@@ -147,7 +147,11 @@ class FunctionParameter:
         if t == ParameterType.PYOBJECT:
             return True, -1
         if t == ParameterType.SCALARTYPE:
-            return isinstance(obj, dtype) or obj in (int, float, bool, complex), -1
+            # THPPythonScalarType_Check compares by identity: np.dtype("int64") == int, but
+            # NumPy's dtype is no Python scalar type
+            return isinstance(obj, dtype) or obj is int or obj is float or obj is bool or (
+                obj is complex
+            ), -1
         if t == ParameterType.LAYOUT:
             return isinstance(obj, layout), -1
         if t == ParameterType.DEVICE:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tensortrace.csrc.dtype import dtype
 from tensortrace.csrc.python_arg_parser_types import ParameterType
 from tensortrace.csrc.python_variable import TensorBase
 
@@ -56,13 +55,16 @@ _CHECKED_BY_TYPE = frozenset(
     }
 )
 
+_SCALARTYPE = ParameterType.SCALARTYPE  # read once: Note [Enum members read once]
+
 
 def decided_by_type(param_type: ParameterType, obj: Any) -> bool:
     """Whether `param.check(obj)` depends on `type(obj)` alone."""
     if param_type in _CHECKED_BY_TYPE:
         return True
-    if param_type is ParameterType.SCALARTYPE:
-        return isinstance(obj, dtype)  # else `obj in (int, float, ...)` compares values
+    if param_type is _SCALARTYPE:
+        # else whether obj *is* int, float, bool or complex: only a type can be one
+        return type(obj) is not type
     # numbers and lists: a 0-dim tensor is a number, a list's first element decides
     return not isinstance(obj, (TensorBase, list, tuple))
 
