@@ -18,15 +18,17 @@ class MemOverlap(Enum):
     TooHard = 2
 
 
-# the members the hot checks return, read once (Note [Enum members read once])
-_NO, _YES = MemOverlap.No, MemOverlap.Yes
-
-
 class MemOverlapStatus(Enum):
     Full = 0
     Partial = 1
     No = 2
     TooHard = 3
+
+
+# the members the hot checks return, read once (Note [Enum members read once])
+_NO, _YES = MemOverlap.No, MemOverlap.Yes
+_FULL, _PARTIAL = MemOverlapStatus.Full, MemOverlapStatus.Partial
+_STATUS_NO, _TOO_HARD = MemOverlapStatus.No, MemOverlapStatus.TooHard
 
 
 def is_non_overlapping_and_dense(sizes: tuple[int, ...], strides: tuple[int, ...]) -> bool:
@@ -68,29 +70,29 @@ def assert_no_internal_overlap(t: Tensor) -> None:
 
 def get_overlap_status(a: Tensor, b: Tensor) -> MemOverlapStatus:
     if a.is_same(b):
-        return MemOverlapStatus.Full
+        return _FULL
     if a.numel() == 0 or b.numel() == 0:
-        return MemOverlapStatus.No
+        return _STATUS_NO
     ia, ib = a.unsafeGetTensorImpl(), b.unsafeGetTensorImpl()
     if not (
         is_non_overlapping_and_dense(ia.sizes_, ia.strides_)
         and is_non_overlapping_and_dense(ib.sizes_, ib.strides_)
     ):
-        return MemOverlapStatus.TooHard
+        return _TOO_HARD
     if not ia.storage_.is_alias_of(ib.storage_):
-        return MemOverlapStatus.No
+        return _STATUS_NO
     a_start, b_start = ia.data(), ib.data()
     a_end = a_start + a.numel() * a.element_size()
     b_end = b_start + b.numel() * b.element_size()
     if a_start == b_start and a_end == b_end:
-        return MemOverlapStatus.Full
+        return _FULL
     if a_start < b_end and b_start < a_end:
-        return MemOverlapStatus.Partial
-    return MemOverlapStatus.No
+        return _PARTIAL
+    return _STATUS_NO
 
 
 def assert_no_partial_overlap(a: Tensor, b: Tensor) -> None:
-    if get_overlap_status(a, b) is MemOverlapStatus.Partial:
+    if get_overlap_status(a, b) is _PARTIAL:
         torchCheckFail(
             "unsupported operation: some elements of the input tensor and the "
             "written-to tensor refer to a single memory location. Please clone() the "

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from tensortrace.c10.device import Device, DeviceType
+from tensortrace.c10.device import Device, kMeta
 from tensortrace.c10.dispatch_key import DispatchKeySet
 from tensortrace.c10.intrusive_ptr import intrusive_ptr
 from tensortrace.c10.scalar_type import _SCALAR_TYPE_NAMES, ScalarType, TypeMeta, isComplexType
@@ -110,7 +110,7 @@ class Tensor(_TensorMethods):
 
     def is_meta(self) -> bool:
         """TensorBase::is_meta: on the meta device (sizes, strides, dtype and no data)."""
-        return (self.impl_.target_ or null_deref()).device_opt_.type_ is DeviceType.Meta
+        return (self.impl_.target_ or null_deref()).device_opt_.type_ is kMeta  # read once
 
     def key_set(self) -> DispatchKeySet:
         return (self.impl_.target_ or null_deref()).key_set_

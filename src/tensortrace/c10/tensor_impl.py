@@ -50,6 +50,9 @@ class ImplType(Enum):
 
 
 _VIEW = ImplType.VIEW
+# the math bits' keys as masks, read once (Note [Enum members read once])
+_CONJUGATE_BIT = 1 << DispatchKey.Conjugate
+_NEGATIVE_BIT = 1 << DispatchKey.Negative
 
 
 # a handful of distinct key sets; a DispatchKeySet is immutable, so one is shared per mask (a
@@ -170,7 +173,7 @@ class TensorImpl(intrusive_ptr_target):
 
     def is_conj(self) -> bool:
         """The conjugate bit, kept as the Conjugate key in the key set (as c10 does)."""
-        return self.key_set_.has(DispatchKey.Conjugate)
+        return bool(self.key_set_.repr_ & _CONJUGATE_BIT)  # key_set_.has(Conjugate)
 
     def _set_conj(self, value: bool) -> None:
         self.key_set_ = (
@@ -180,7 +183,7 @@ class TensorImpl(intrusive_ptr_target):
         )
 
     def is_neg(self) -> bool:
-        return self.key_set_.has(DispatchKey.Negative)
+        return bool(self.key_set_.repr_ & _NEGATIVE_BIT)  # key_set_.has(Negative)
 
     def _set_neg(self, value: bool) -> None:
         self.key_set_ = (

@@ -28,7 +28,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_NOT_IMPLEMENTED
-from tensortrace.c10.scalar_type import ScalarType
+from tensortrace.c10.scalar_type import ScalarType, kBool
 from tensortrace.c10.tensor_options import TensorOptions
 
 SOURCE = "aten/src/ATen/native/LinearAlgebra.cpp"
@@ -38,7 +38,7 @@ Scalar = Any
 def _check_dispatch_type(name: str, dtype: ScalarType) -> None:
     """AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND*: bool has no matrix product."""
     TORCH_CHECK_NOT_IMPLEMENTED(
-        dtype != ScalarType.Bool, '"', name, "\" not implemented for '", dtype, "'"
+        dtype is not kBool, '"', name, "\" not implemented for '", dtype, "'"
     )
 
 
