@@ -311,6 +311,15 @@ def _cast_bound(value: float, dtype: np.dtype) -> object:
 
 # ====================================== Uniform ==================================================
 
+# Note [torch.rand's draws]
+# torch.rand fills float32 with uniform_real<float>(0, 1): 24 random bits times 2**-24, then
+# fma(x, 1, 0), which is x. Each k * 2**-24 (k < 2**24) is exact in float32 and below 1, so the
+# cast to the output does not round and never reaches `to`: the clamp finds nothing. The common
+# case therefore writes the products straight into `out` (the multiply casts the 24-bit words to
+# float32, exactly), with the same bits as the general path below.
+_LOW_24_BITS = np.uint32((1 << 24) - 1)
+_TWO_TO_MINUS_24 = np.float32(2.0**-24)
+
 
 def uniform_fill(
     gen: CPUGeneratorImpl, out: np.ndarray, from_: float = 0.0, to: float = 1.0
@@ -344,6 +353,12 @@ def uniform_fill(
         )
     n = out.size
     if n == 0:
+        return out
+    if dtype == _F32 and from_ == 0.0 and to == 1.0:  # torch.rand: Note [torch.rand's draws]
+        with gen.mutex_:
+            words = gen.random_uint32(n)
+        words &= _LOW_24_BITS
+        np.multiply(words, _TWO_TO_MINUS_24, out=out, dtype=_F32)
         return out
     with gen.mutex_:
         if dtype == _F64:
