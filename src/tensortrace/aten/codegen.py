@@ -203,18 +203,17 @@ class Overloads:
     with the choice remembered per argument types (Note [The overload chosen per argument
     types])."""
 
-    __slots__ = ("ops", "binders", "chosen")
+    __slots__ = ("ops", "binders", "chosen", "single")
 
     def __init__(self, ops: list[OperatorHandle]) -> None:
         self.ops = ops
+        self.single = len(ops) == 1  # nothing to choose: Note [The overload chosen per ...]
         # one Binder per overload, made when a call first has to choose (_choose): the
         # generated at:: functions and Tensor methods hold ~2,000 overloads, most never called
         self.binders: list[Binder] | None = None
         # argument types -> (the operator, the schema's names and defaults after the
         # positional arguments): what binds a call to it without looking again
-        self.chosen: dict[
-            tuple[Any, ...], tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]
-        ] = {}
+        self.chosen: dict[Any, tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]] = {}
 
 
 # Note [The overload chosen per argument types]
@@ -224,18 +223,21 @@ class Overloads:
 # None, other) and nothing else, so its answer is a function of the tuple
 # (types of args, keyword names, types of keyword values). select_overload asks it once per
 # such tuple and remembers the overload with the rest of its argument list (the names to take
-# from the keywords, else their defaults), as the C++ call is fixed per call site.
+# from the keywords, else their defaults), as the C++ call is fixed per call site. With a single
+# overload nothing is matched, and the binding depends on the count and the keyword names
+# alone: they are the key (the values' types cost a map per call, ~0.4 us, to no purpose).
 
 
 def select_overload(
     overloads: Overloads, args: tuple[Any, ...], kwargs: dict[str, Any], what: str
 ) -> tuple[OperatorHandle, tuple[Any, ...]]:
     """The overload these arguments call, and the schema's full argument list for it."""
-    key = (
-        (*map(type, args), *kwargs, *map(type, kwargs.values()))
-        if kwargs
-        else tuple(map(type, args))
-    )
+    if overloads.single:
+        key: Any = (len(args), *kwargs) if kwargs else len(args)
+    elif kwargs:
+        key = (*map(type, args), *kwargs, *map(type, kwargs.values()))
+    else:
+        key = tuple(map(type, args))
     chosen = overloads.chosen.get(key)
     if chosen is None:
         chosen = _choose(overloads, args, kwargs, what, key)
@@ -250,7 +252,7 @@ def _choose(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     what: str,
-    key: tuple[Any, ...],
+    key: Any,
 ) -> tuple[OperatorHandle, tuple[str, ...], tuple[Any, ...]]:
     ops, binders = overloads.ops, overloads.binders
     if binders is None:
