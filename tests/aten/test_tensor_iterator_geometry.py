@@ -74,16 +74,16 @@ def state(it: TensorIterator) -> dict[str, Any]:
 
 
 def fresh(build: Build) -> dict[str, Any]:
-    geometry_cache._CACHE.clear()
+    geometry_cache.CACHE.clear()
     return state(build())
 
 
 def assert_second_is_not_taken_from_first(first: Build, second: Build) -> None:
     """`second` after `first` is stored: the same state as `second` on an empty cache."""
     expected = fresh(second)
-    geometry_cache._CACHE.clear()
+    geometry_cache.CACHE.clear()
     first()
-    assert geometry_cache._CACHE, "the first build was stored"
+    assert geometry_cache.CACHE, "the first build was stored"
     assert state(second()) == expected
     assert state(second()) == expected  # and from its own entry
 
@@ -106,19 +106,19 @@ def reduce(x: Any, dims: list[int] | None, keepdim: bool = False) -> Build:
 
 @pytest.fixture(autouse=True)
 def _empty_cache() -> Any:
-    geometry_cache._CACHE.clear()
+    geometry_cache.CACHE.clear()
     yield
-    geometry_cache._CACHE.clear()
+    geometry_cache.CACHE.clear()
 
 
 def test_a_second_build_of_the_same_geometry_is_a_hit() -> None:
     a, b, c, d = (at(torch.rand(2, 3)) for _ in range(4))  # (rand's own builds are stored too)
-    geometry_cache._CACHE.clear()
+    geometry_cache.CACHE.clear()
     expected = state(TensorIterator.binary_op(Tensor(), a, b))
-    entries = dict(geometry_cache._CACHE)
+    entries = dict(geometry_cache.CACHE)
     assert len(entries) == 1
     assert state(TensorIterator.binary_op(Tensor(), c, d)) == expected
-    assert geometry_cache._CACHE == entries  # nothing new stored: the build was a hit
+    assert geometry_cache.CACHE == entries  # nothing new stored: the build was a hit
 
 
 def test_a_hit_allocates_its_own_output() -> None:
@@ -254,7 +254,7 @@ def test_the_key_tells_apart_the_default_dtype() -> None:
         )
 
     for build in (int_to_float, wrapped_numbers):
-        geometry_cache._CACHE.clear()
+        geometry_cache.CACHE.clear()
         torch.set_default_dtype(torch.float64)
         try:
             as_float64 = state(build())
@@ -309,16 +309,16 @@ def test_a_temporary_is_not_stored() -> None:
         # (the copies that cast build iterators of their own, which are stored)
         TensorIterator.binary_op(*operands)
         key = geometry_cache.geometry_key(BinaryOpConfig(*operands))
-        assert key not in geometry_cache._CACHE
+        assert key not in geometry_cache.CACHE
 
 
 def test_the_cache_keeps_no_tensor_alive() -> None:
     torch.rand(3, 4).sum(0)
     torch.rand(3, 4) + torch.rand(4)
-    assert geometry_cache._CACHE
+    assert geometry_cache.CACHE
     # walk the keys and entries down to their leaves (not into classes and modules)
     containers = (tuple, list, dict, geometry_cache.Geometry)
-    todo: list[Any] = [geometry_cache._CACHE]
+    todo: list[Any] = [geometry_cache.CACHE]
     while todo:
         obj = todo.pop()
         assert not isinstance(obj, (Tensor, torch.Tensor, TensorImpl, StorageImpl, np.ndarray))
@@ -465,7 +465,7 @@ def test_the_key_tells_apart_each_config_flag(flag: str) -> None:
     first = config_build(first_flags, *tensors, outputs=outputs if flag != "num_outputs" else 1)
     second = config_build(second_flags, *tensors, outputs=outputs)
     expected = outcome(second)
-    geometry_cache._CACHE.clear()
+    geometry_cache.CACHE.clear()
     first()
     assert outcome(second) == expected
     assert outcome(second) == expected
@@ -513,7 +513,7 @@ def test_ops_give_the_same_results_on_a_miss_and_a_hit(layout: str) -> None:
         lambda: x.clone().add_(x),
     ]
     for op in ops:
-        geometry_cache._CACHE.clear()
+        geometry_cache.CACHE.clear()
         first, second = op(), op()
         assert first.dtype == second.dtype
         assert first.shape == second.shape

@@ -157,7 +157,7 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
         key = None
         if recorder.current is None:  # Note [TensorIterator's geometry cache]
             key = geometry_cache.geometry_key(config)
-            geometry = geometry_cache.lookup(key)
+            geometry = geometry_cache.CACHE.get(key)
             if geometry is not None:
                 geometry.apply(self, config)
                 return

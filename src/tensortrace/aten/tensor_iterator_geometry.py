@@ -132,7 +132,8 @@ class Geometry:
             it.set_output_raw_strided(output_idx, sizes, strides, options)
 
 
-_CACHE: dict[tuple[Any, ...], Geometry] = {}
+# every stored build by its key; TensorIteratorBase.build reads it directly (one call fewer)
+CACHE: dict[tuple[Any, ...], Geometry] = {}
 
 
 def geometry_key(config: TensorIteratorConfig) -> tuple[Any, ...]:
@@ -186,15 +187,11 @@ def geometry_key(config: TensorIteratorConfig) -> tuple[Any, ...]:
     return tuple(key)
 
 
-def lookup(key: tuple[Any, ...]) -> Geometry | None:
-    return _CACHE.get(key)
-
-
 def store(key: tuple[Any, ...], it: TensorIteratorBase, output_calls: list[OutputCall]) -> None:
     """Keep a build's result, unless it made a common-dtype temporary (see the Note)."""
     for op in it.operands_:
         if op.original_tensor.impl_.target_ is not None:  # exchange_tensor ran
             return
-    if len(_CACHE) >= MAX_ENTRIES:
-        _CACHE.clear()
-    _CACHE[key] = Geometry(it, output_calls)
+    if len(CACHE) >= MAX_ENTRIES:
+        CACHE.clear()
+    CACHE[key] = Geometry(it, output_calls)
