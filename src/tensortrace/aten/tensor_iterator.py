@@ -22,6 +22,7 @@ from enum import Enum
 from math import prod
 
 from tensortrace.aten import functions as at
+from tensortrace.aten import tensor_iterator_geometry as geometry_cache
 from tensortrace.aten.expand_utils import infer_size
 from tensortrace.aten.memory_overlap import is_non_overlapping_and_dense
 from tensortrace.aten.tensor_body import Tensor
@@ -48,6 +49,7 @@ from tensortrace.c10.device import CPU, Device
 from tensortrace.c10.exception import TORCH_INTERNAL_ASSERT
 from tensortrace.c10.scalar_type import ScalarType, elementSize
 from tensortrace.c10.tensor_options import TensorOptions
+from tensortrace.trace import recorder
 
 # names other modules import from here, though the split modules hold them
 __all__ = [
@@ -152,6 +154,14 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
     def build(self, config: TensorIteratorConfig) -> None:
         self.is_reduction_ = config.is_reduction_
         self.enforce_linear_iteration_ = config.enforce_linear_iteration_
+        key = None
+        if recorder.current is None:  # Note [TensorIterator's geometry cache]
+            key = geometry_cache.geometry_key(config)
+            geometry = geometry_cache.CACHE.get(key)
+            if geometry is not None:
+                geometry.apply(self, config)
+                return
+            self.output_calls_ = []
         self.populate_operands(config)
         self.mark_outputs()
         self.compute_mem_overlaps(config)
@@ -163,6 +173,9 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
             self.reorder_dimensions()
             self.allocate_or_resize_outputs()
             self.coalesce_dimensions()
+        if key is not None and self.output_calls_ is not None:
+            geometry_cache.store(key, self, self.output_calls_)
+            del self.output_calls_  # the class default again
 
     @_step("compute_shape", legacy="TensorIterator::compute_shape")
     def compute_shape(self, config: TensorIteratorConfig) -> None:
@@ -227,7 +240,7 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
             strides = defined.tensor.strides()
         sizes = tuple(shape)
         for i in range(self.num_outputs_):
-            self.set_output_raw_strided(i, sizes, strides, self.original_options(operands[i]))
+            self._set_output(i, sizes, strides, self.original_options(operands[i]))
         ndim = len(shape)
         if ndim > 1:
             self.has_coalesced_dimensions_ = True
@@ -355,17 +368,15 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
                 tensor_shape = tuple(self.invert_perm(self.shape_))
                 if inverted:
                     # the loop order is plain row-major: a contiguous output fits it
-                    self.set_output_raw_strided(i, tensor_shape, (), self.original_options(op))
+                    self._set_output(i, tensor_shape, (), self.original_options(op))
                 else:
                     tensor_stride = tuple(
                         s // element_size for s in self.invert_perm(op.stride_bytes)
                     )
-                    self.set_output_raw_strided(
-                        i, tensor_shape, tensor_stride, self.original_options(op)
-                    )
+                    self._set_output(i, tensor_shape, tensor_stride, self.original_options(op))
                 op.current_dtype = op.target_dtype
             elif defined:
-                self.set_output_raw_strided(i, op.tensor.sizes(), (), self.original_options(op))
+                self._set_output(i, op.tensor.sizes(), (), self.original_options(op))
 
     @_step("coalesce_dimensions")
     def coalesce_dimensions(self) -> None:
@@ -400,11 +411,6 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
         for op in operands:
             del op.stride_bytes[prev_dim + 1 :]
         self.has_coalesced_dimensions_ = True
-
-    def set_output_raw_strided(
-        self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
-    ) -> None:
-        raise NotImplementedError
 
 
 class TensorIterator(TensorIteratorBase):

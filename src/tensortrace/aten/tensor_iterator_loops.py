@@ -165,9 +165,10 @@ class TensorIteratorLoops:
             # the contiguous fast path (one flat dimension, fast_set_up's): frombuffer makes
             # the same writable view as np.ndarray(buffer=...) at about a third of the cost
             return np.frombuffer(storage, dtype, shape[0], offset)
-        return np.ndarray(
-            shape, dtype, buffer=storage, offset=offset, strides=tuple(reversed(stride_bytes))
-        )
+        # np.ndarray(shape, dtype, buffer, offset, strides) by position: NumPy parses keywords
+        # with its slow generic parser (timeit: 1.0 us a view by keyword, 0.5 us by position),
+        # as TensorImpl.numpy_view does
+        return np.ndarray(shape, dtype, storage, offset, tuple(reversed(stride_bytes)))
 
     def operand_arrays(self) -> list[np.ndarray]:
         shape = tuple(reversed(self.shape_))  # loop order, for every operand

@@ -8,6 +8,7 @@ inherits these and runs them in PyTorch's order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.aten import functions as at
@@ -55,7 +56,7 @@ def _step(name: str, legacy: str | None = None) -> Any:
 
 # The undefined Tensor every OperandInfo starts with as its original_tensor: only ever read or
 # replaced, never changed in place, so one is shared (a new one per operand cost four calls).
-_UNDEFINED = Tensor()
+UNDEFINED_TENSOR = Tensor()
 
 
 class OperandInfo:
@@ -76,7 +77,7 @@ class OperandInfo:
 
     def __init__(self, tensor: Tensor, is_const: bool = False) -> None:
         self.tensor = tensor
-        self.original_tensor = _UNDEFINED
+        self.original_tensor = UNDEFINED_TENSOR
         self.stride_bytes: list[int] = []
         self.is_output = False
         self.is_const = is_const
@@ -102,7 +103,7 @@ class OperandInfo:
 
     def restore_original_tensor(self) -> None:
         self.tensor = self.original_tensor
-        self.original_tensor = _UNDEFINED
+        self.original_tensor = UNDEFINED_TENSOR
 
 
 class TensorIteratorOperands:
@@ -115,6 +116,9 @@ class TensorIteratorOperands:
     common_device_: Device
     is_reduction_: bool
     all_ops_are_scalars_: bool
+    # a build the geometry cache will store notes its set_output_raw_strided calls here
+    # (Note [TensorIterator's geometry cache] in tensor_iterator_geometry.py)
+    output_calls_: list[tuple[int, Sequence[int], Sequence[int], TensorOptions]] | None = None
 
     def populate_operands(self, config: TensorIteratorConfig) -> None:
         const_indices = config.const_indices_
@@ -361,6 +365,19 @@ class TensorIteratorOperands:
         if op.device is CPU:  # the usual case: one shared (immutable) options object per dtype
             return _CPU_OPTIONS.get(op.target_dtype) or _cpu_options(op.target_dtype)
         return TensorOptions(op.target_dtype, op.device)  # op.options(), written out
+
+    def set_output_raw_strided(
+        self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
+    ) -> None:
+        raise NotImplementedError
+
+    def _set_output(
+        self, output_idx: int, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
+    ) -> None:
+        """set_output_raw_strided, noted for the geometry cache when a build will be stored."""
+        if self.output_calls_ is not None:
+            self.output_calls_.append((output_idx, sizes, strides, options))
+        self.set_output_raw_strided(output_idx, sizes, strides, options)
 
     def _adopt_output(self, output_idx: int, tensor: Tensor) -> None:
         """Record the (possibly new) output tensor in its operand, keeping a cast temporary."""

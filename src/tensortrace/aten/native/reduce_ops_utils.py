@@ -21,7 +21,7 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIterator, TensorIteratorBase
 from tensortrace.aten.tensor_iterator_operands import options_for
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
-from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX
+from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX, torchCheckFail
 from tensortrace.c10.scalar_type import ScalarType, isIntegralType
 from tensortrace.c10.tensor_options import TensorOptions
 
@@ -31,15 +31,15 @@ DimMask = list[bool]
 
 def dim_list_to_bitset(dims: Sequence[int] | None, ndims: int) -> DimMask:
     """Wrap each dim and mark it; a dim named twice is an error (WrapDimUtilsMulti.h)."""
-    TORCH_CHECK(
-        ndims <= DIM_BITSET_SIZE, "only tensors with up to ", DIM_BITSET_SIZE, " dims are supported"
-    )
+    if ndims > DIM_BITSET_SIZE:  # Note [TORCH_CHECK tests first]
+        torchCheckFail("only tensors with up to ", DIM_BITSET_SIZE, " dims are supported")
     seen = [False] * max(ndims, 1)  # a 0-dim tensor wraps dim 0 / -1 (wrap_scalar)
     if dims is None:
         return [True] * max(ndims, 1)
     for d in dims:
         dim = maybe_wrap_dim(d, ndims)
-        TORCH_CHECK(not seen[dim], "dim ", dim, " appears multiple times in the list of dims")
+        if seen[dim]:
+            torchCheckFail("dim ", dim, " appears multiple times in the list of dims")
         seen[dim] = True
     return seen
 
