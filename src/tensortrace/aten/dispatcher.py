@@ -133,9 +133,9 @@ class OperatorHandle:
     arg_names: tuple[str, ...]
     full_name: str  # "add.Tensor", in every traced call's arguments
     call_site: FrameSite
-    # lookup's answer per key-set mask, and redispatch's frame site per key: both depend only
-    # on the dispatch table, so update_dispatch_table clears them
-    _lookups: dict[int, tuple[DispatchKey, KernelFunction]]
+    # lookup's answer per key-set mask (with the key set itself), and redispatch's frame site
+    # per key: both depend only on the dispatch table, so update_dispatch_table clears them
+    _lookups: dict[int, tuple[DispatchKeySet, DispatchKey, KernelFunction]]
     _redispatch_sites: dict[DispatchKey, FrameSite]
 
     def __init__(self, schema: FunctionSchema, entry: dict[str, Any]) -> None:
@@ -300,9 +300,16 @@ class OperatorHandle:
         return _INTERNED.get(mask) or interned_keyset(mask)  # Note [Interned key sets]
 
     def lookup(self, ks: DispatchKeySet) -> tuple[DispatchKey, KernelFunction]:
-        found = self._lookups.get(ks.repr_)
+        """OperatorEntry::lookup: the highest key of `ks` with a kernel, and that kernel."""
+        return self._entry(ks.repr_)[1:]
+
+    def _entry(self, mask: int) -> tuple[DispatchKeySet, DispatchKey, KernelFunction]:
+        """lookup's answer with its key set, remembered per mask: a call finds all three with
+        one dict read."""
+        found = self._lookups.get(mask)
         if found is None:
-            found = self._lookups[ks.repr_] = self._lookup(ks)
+            ks = _INTERNED.get(mask) or interned_keyset(mask)  # Note [Interned key sets]
+            found = self._lookups[mask] = (ks, *self._lookup(ks))
         return found
 
     def _lookup(self, ks: DispatchKeySet) -> tuple[DispatchKey, KernelFunction]:
@@ -338,8 +345,8 @@ class OperatorHandle:
     def call(self, *args: Any) -> Any:
         """Dispatcher::call: compute the key set, pick the kernel, run it inside aten::<op>."""
         if self.list_indices:
-            ks = self.compute_dispatch_key_set(args)
-        else:  # compute_dispatch_key_set, written out for the common case (no TensorList)
+            mask = self.compute_dispatch_key_set(args).repr_
+        else:  # compute_dispatch_key_set's mask, written out for the common case (no TensorList)
             mask = 0
             for i in self._single_indices:
                 value = args[i]
@@ -348,8 +355,7 @@ class OperatorHandle:
                     mask |= (impl.key_set_ if impl is not None else value.key_set()).repr_
             local = _tls
             mask = (mask | local.included_.repr_ | _default_included) & ~local.excluded_.repr_
-            ks = _INTERNED.get(mask) or interned_keyset(mask)
-        key, kernel = self._lookups.get(ks.repr_) or self.lookup(ks)
+        ks, key, kernel = self._lookups.get(mask) or self._entry(mask)
         rec = recorder.current
         if rec is None:  # Note [Kernels called unwrapped while idle]
             return kernel.idle(ks, *args) if kernel.with_keyset else kernel.idle(*args)  # type: ignore[misc]
@@ -374,7 +380,7 @@ class OperatorHandle:
 
     def redispatch(self, ks: DispatchKeySet, *args: Any) -> Any:
         """Dispatcher::redispatch: the next kernel for `ks`, with no new aten:: scope."""
-        key, kernel = self._lookups.get(ks.repr_) or self.lookup(ks)
+        _, key, kernel = self._lookups.get(ks.repr_) or self._entry(ks.repr_)
         rec = recorder.current
         if rec is None:  # Note [Kernels called unwrapped while idle]
             return kernel.idle(ks, *args) if kernel.with_keyset else kernel.idle(*args)  # type: ignore[misc]
