@@ -11,6 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tensortrace.torchgen.kernel_modules import imported_by_loader
 from tensortrace.torchgen.model import (
     DEPRECATED_YAML,
     DERIVATIVES_YAML,
@@ -99,7 +100,9 @@ def outputs() -> dict[Path, str]:
     ):
         folder = Path(PACKAGES[package])
         sources = package_sources(package)
-        files[folder / "__init__.py"] = _init(package, list(sources))
+        # the kernels a dispatch table imports on first lookup are not the loader's to import
+        loaded = [m for m in sources if imported_by_loader(m)]
+        files[folder / "__init__.py"] = _init(package, loaded)
         for name, source in sources.items():
             files[folder / f"{name}.py"] = source
     # the wrappers need every @traced function defined: import the whole package

@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "546d0c62e91344a862323c46d93f15d49371c53f429dbd848e382670532eb11d"
+INPUTS_SHA256 = "cd9b37b527da94a42fc05ec9b71001811189b643a4649bbad4600673edf9c8f7"
 
 MODULES: tuple[str, ...] = (
     "functions",
