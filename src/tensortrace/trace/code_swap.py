@@ -46,6 +46,7 @@ from typing import Any
 from tensortrace.trace.parameter_lists import (
     _RESERVED,
     PARAMETER_LISTS_SEEN,
+    generated_factory,
     parameter_list,
     traced_body,
     wrapper_text,
@@ -193,10 +194,7 @@ def _template(key: str) -> CodeType:
             warnings.simplefilter("ignore", SyntaxWarning)
             module = compile(source, "<traced wrapper>", "exec")
         code = next(c for c in module.co_consts if isinstance(c, CodeType))
-        # a real cycle: the generated wrappers import the recorder, which imports this module
-        from tensortrace.trace.generated.traced_wrappers import TRACED_WRAPPERS
-
-        factory = TRACED_WRAPPERS.get(key)
+        factory = generated_factory(key)
         if factory is not None:  # the generated wrapper's file and lines, for a debugger
             code = code.replace(
                 co_filename=factory.__code__.co_filename,

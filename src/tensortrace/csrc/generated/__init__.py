@@ -9,7 +9,7 @@ imports MODULES in order when it matches, and otherwise builds them in memory fr
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "cd9b37b527da94a42fc05ec9b71001811189b643a4649bbad4600673edf9c8f7"
+INPUTS_SHA256 = "ebf9ae5a5532b457d640ed17b9ea34584f2df0276a2ec93da36e590be6a5d44a"
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
