@@ -27,7 +27,6 @@ from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
 from tensortrace.autograd.anomaly_mode import AnomalyMode, current_evaluating_node, print_stack
 from tensortrace.autograd.function import Edge, Node
-from tensortrace.autograd.functions_manual import sum_to
 from tensortrace.autograd.input_buffer import InputBuffer
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.csrc.python_variable import THPVariable_Wrap
@@ -202,6 +201,10 @@ def validate_outputs(edges: Sequence[Edge], grads: list[Any], fn: Node | None = 
                 " but expected shape compatible with ",
                 list(metadata.shape),
             )
+            # imported here, on the first broadcast gradient: FunctionsManual (12 modules, the
+            # backward formulas) is otherwise first needed by a Backward Node, not at import
+            from tensortrace.autograd.functions_manual import sum_to
+
             grad = sum_to(grad, metadata.shape)
         if grad.scalar_type() != metadata.scalar_type:
             grad = grad.to(metadata.scalar_type)

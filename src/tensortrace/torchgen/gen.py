@@ -104,7 +104,7 @@ def outputs() -> dict[Path, str]:
         folder = Path(PACKAGES[package])
         sources = package_sources(package)
         # the kernels a dispatch table imports on first lookup are not the loader's to import
-        loaded = [m for m in sources if imported_by_loader(m)]
+        loaded = [m for m in sources if imported_by_loader(package, m)]
         files[folder / "__init__.py"] = _init(package, loaded)
         for name, source in sources.items():
             files[folder / f"{name}.py"] = source

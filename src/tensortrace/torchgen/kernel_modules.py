@@ -18,9 +18,15 @@ REGISTRATIONS_DOC = (
 )
 
 
-def imported_by_loader(module: str) -> bool:
+# ... and the Backward Nodes (autograd/generated/functions.py, ~630 classes): imported by the
+# Autograd kernels that record a graph (variable_type_kernels.py) and by the few manual
+# functions that make a Node (rebase_history, forward_ad_type), on their first use
+FIRST_USE = {("tensortrace.autograd.generated", "functions")}
+
+
+def imported_by_loader(package: str, module: str) -> bool:
     """Whether the loader imports this generated module (the package __init__'s MODULES)."""
-    return not module.endswith(SUFFIX)
+    return not module.endswith(SUFFIX) and (package, module) not in FIRST_USE
 
 
 def lazy_registration(

@@ -9,8 +9,8 @@ builds them in memory from the YAML (Note [Stale generated files] in torchgen/lo
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "1f7fc07a3dce1da472673f403f97fbaeffc1b520740ddce867c106fb6d4a51b0"
-INPUTS_CRC32 = 0x5cd02167
+INPUTS_SHA256 = "a5beb363252e22778940ef1d56777339f603aa24f0de4948cb5333aa3277f97d"
+INPUTS_CRC32 = 0x3ff75a74
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",
