@@ -23,6 +23,7 @@ from tensortrace.torchgen.gen_functions import dispatch_names
 from tensortrace.torchgen.kernel_modules import (
     REGISTRATIONS_DOC,
     autograd_registrations,
+    kernels_doc,
     lazy_registration,
 )
 from tensortrace.torchgen.load_derivatives import GRAD_NAMES, DerivativeEntry
@@ -378,7 +379,7 @@ def gen_variable_type(
             doc + REGISTRATIONS_DOC,
             autograd_registrations("variable_type", imports, regs),
         ),
-        "variable_type_kernels": (doc, "\n".join(out) + "\n"),
+        "variable_type_kernels": (doc + kernels_doc("variable_type"), "\n".join(out) + "\n"),
     }
 
 
@@ -450,7 +451,10 @@ def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> dict[str, tuple[s
             doc + REGISTRATIONS_DOC,
             autograd_registrations("ad_inplace_or_view_type", imports, regs),
         ),
-        "ad_inplace_or_view_type_kernels": (doc, "\n".join(out) + "\n"),
+        "ad_inplace_or_view_type_kernels": (
+            doc + kernels_doc("ad_inplace_or_view_type"),
+            "\n".join(out) + "\n",
+        ),
     }
 
 

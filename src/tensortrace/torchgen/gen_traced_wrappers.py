@@ -73,7 +73,7 @@ _DOC = (
     "`traced(...)(fn)`\nlooks up the factory of fn's parameter list here and calls it "
     "with fn, its FrameSite, the\nnames of its positional parameters and its default "
     "values. The wrapper is what a debugger\nsteps through on the way into fn: one "
-    "read of `recorder.current`, then the call. The lists of functions that get a "
-    "wrapper at\nimport are in traced_wrappers_at_import.py (Note [The factories import "
-    "needs, apart] in\ntrace/parameter_lists.py)."
+    "read of `recorder.current`, then the call.\nThe lists of functions that get a "
+    "wrapper at import are in traced_wrappers_at_import.py\n(Note [The factories import "
+    "needs, apart] in trace/parameter_lists.py)."
 )

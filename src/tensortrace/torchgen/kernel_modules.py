@@ -24,6 +24,14 @@ REGISTRATIONS_DOC = (
 FIRST_USE = {("tensortrace.autograd.generated", "functions")}
 
 
+def kernels_doc(module: str) -> str:
+    """What a kernels module's docstring adds: who registers it, and when it is imported."""
+    return (
+        f"\nRegistered by {module}.py beside it; imported when a dispatch table first\nneeds "
+        "one of them (Note [Generated kernels imported on first lookup] in aten/codegen.py)."
+    )
+
+
 def imported_by_loader(package: str, module: str) -> bool:
     """Whether the loader imports this generated module (the package __init__'s MODULES)."""
     return not module.endswith(SUFFIX) and (package, module) not in FIRST_USE

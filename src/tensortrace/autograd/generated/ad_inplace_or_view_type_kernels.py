@@ -5,6 +5,8 @@
 Mirrors the generated `torch/csrc/autograd/generated/ADInplaceOrViewType_*.cpp` (gen_inplace_or_view_type.py):
 redispatch to the backend, then bump the outputs' version counters (in-place, out=) or record
 the view's base (Note [A view holds its base]). Other ops fall through this key.
+Registered by ad_inplace_or_view_type.py beside it; imported when a dispatch table first
+needs one of them (Note [Generated kernels imported on first lookup] in aten/codegen.py).
 """
 
 from __future__ import annotations

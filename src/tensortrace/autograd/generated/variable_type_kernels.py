@@ -8,6 +8,8 @@ Backward Node (GraphRecording in autograd/variable_type.py; NotImplemented where
 has no formula); otherwise it only redispatches below autograd. In-place, out= and view ops
 redispatch to ADInplaceOrView, the others skip it. When an input has a tangent (forward AD),
 the kernel also evaluates the op's `result:` formula (ForwardRecording in autograd/forward_ad_type.py).
+Registered by variable_type.py beside it; imported when a dispatch table first
+needs one of them (Note [Generated kernels imported on first lookup] in aten/codegen.py).
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@
 See Note [Wrappers with the wrapped function's signature] in trace/recorder.py. `traced(...)(fn)`
 looks up the factory of fn's parameter list here and calls it with fn, its FrameSite, the
 names of its positional parameters and its default values. The wrapper is what a debugger
-steps through on the way into fn: one read of `recorder.current`, then the call. The lists of functions that get a wrapper at
-import are in traced_wrappers_at_import.py (Note [The factories import needs, apart] in
-trace/parameter_lists.py).
+steps through on the way into fn: one read of `recorder.current`, then the call.
+The lists of functions that get a wrapper at import are in traced_wrappers_at_import.py
+(Note [The factories import needs, apart] in trace/parameter_lists.py).
 """
 
 from __future__ import annotations
