@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.expand_utils import sum_to
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
 from tensortrace.autograd.anomaly_mode import AnomalyMode, current_evaluating_node, print_stack
@@ -201,10 +202,6 @@ def validate_outputs(edges: Sequence[Edge], grads: list[Any], fn: Node | None = 
                 " but expected shape compatible with ",
                 list(metadata.shape),
             )
-            # imported here, on the first broadcast gradient: FunctionsManual (12 modules, the
-            # backward formulas) is otherwise first needed by a Backward Node, not at import
-            from tensortrace.autograd.functions_manual import sum_to
-
             grad = sum_to(grad, metadata.shape)
         if grad.scalar_type() != metadata.scalar_type:
             grad = grad.to(metadata.scalar_type)
