@@ -408,3 +408,11 @@ def __getattr__(name: str) -> _Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *_LAZY_SUBMODULES, "ops", "load", "save"})
+
+
+# Note [The factories import needs, apart] (trace/parameter_lists.py): the parameter lists
+# import gave a wrapper, noted now that it is done (torch.library kernels get theirs later)
+from tensortrace.trace import parameter_lists as _parameter_lists
+
+_parameter_lists.note_the_lists_import_wrapped()
+del _parameter_lists

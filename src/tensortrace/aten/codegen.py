@@ -13,6 +13,7 @@ Autograd and ADInplaceOrView kernels are registered by `tensortrace.autograd`.
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -393,6 +394,29 @@ def native_kernel(
     needs_device_check). Found when op's dispatch table is first computed (Note [A lazy
     table] in dispatcher.py)."""
     return DeferredKernel(lambda: _native_kernel(native_name, op, device_check))
+
+
+# Note [Generated kernels imported on first lookup]
+# The generated Register<Key> (structured wrappers), VariableType and ADInplaceOrView modules
+# register ~2,800 kernels, ~3,100 @traced functions and ~3.7 MB of bytecode: a fifth of what
+# import unmarshals and a third of the functions it decorates, for the few dozen operators a
+# program calls. So each of those modules is two: the registrations (`register_cpu.py`,
+# imported at import), each kernel registered as `kernel_on_first_lookup(KERNELS, name)`, and
+# the kernels (`register_cpu_kernels.py`), imported when an operator's dispatch table is first
+# computed and needs one of them (Note [A lazy table] in dispatcher.py), as a `dispatch:`
+# entry's kernel is found then (native_kernel). The kernels, their names, sites and traces are
+# the same; only when their module is imported moves.
+def kernel_on_first_lookup(
+    module: str, name: str, symbol: str | None = None, with_keyset: bool = False
+) -> DeferredKernel:
+    """The kernel `name` of the generated `module`, as KernelFunction(fn, symbol or name),
+    imported when its operator's dispatch table is first computed."""
+
+    def make() -> KernelFunction:
+        fn = getattr(importlib.import_module(module), name)
+        return KernelFunction(fn, symbol or name, with_keyset=with_keyset)
+
+    return DeferredKernel(make)
 
 
 def _native_kernel(

@@ -1,15 +1,20 @@
-"""Broadcasting: the shape two tensors broadcast to, and the strides of an expanded view.
+"""Broadcasting: the shape two tensors broadcast to, the strides of an expanded view, and
+the sum of a broadcast gradient back to its input's shape.
 
-Mirrors `aten/src/ATen/ExpandUtils.cpp` (infer_size_impl, inferExpandGeometry), with PyTorch's
-error messages.
+Mirrors `aten/src/ATen/ExpandUtils.cpp` (infer_size_impl, inferExpandGeometry) and
+`ExpandUtils.h` (sum_to), with PyTorch's error messages.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
 from tensortrace.trace import traced
+
+if TYPE_CHECKING:
+    from tensortrace.aten.tensor_body import Tensor
 
 
 def infer_size(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
@@ -88,3 +93,18 @@ def inferExpandGeometry(
         expanded_sizes[i] = size
         expanded_strides[i] = stride
     return expanded_sizes, expanded_strides
+
+
+def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
+    """at::sum_to: sum the broadcast dimensions away (ExpandUtils.h)."""
+    if len(shape) == 0:
+        return tensor.sum()
+    sizes = tensor.sizes()
+    leading = len(sizes) - len(shape)
+    reduce_dims = list(range(leading))
+    reduce_dims += [
+        i for i in range(leading, len(sizes)) if shape[i - leading] == 1 and sizes[i] != 1
+    ]
+    if reduce_dims:
+        tensor = tensor.sum(reduce_dims, True)
+    return tensor.view(list(shape)) if leading > 0 else tensor

@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.expand_utils import sum_to
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd import grad_mode
 from tensortrace.autograd.anomaly_mode import AnomalyMode, current_evaluating_node, print_stack
 from tensortrace.autograd.function import Edge, Node
-from tensortrace.autograd.functions_manual import sum_to
 from tensortrace.autograd.input_buffer import InputBuffer
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.csrc.python_variable import THPVariable_Wrap

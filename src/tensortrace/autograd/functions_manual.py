@@ -1,7 +1,7 @@
 """The helpers derivatives.yaml's formulas call, with PyTorch's names.
 
 Mirrors `torch/csrc/autograd/FunctionsManual.cpp` (mul_tensor_backward, sum_backward,
-mm_mat1_backward, select_backward ...) and `at::sum_to` of `aten/src/ATen/ExpandUtils.h`. Every
+mm_mat1_backward, select_backward ...); `at::sum_to` comes from aten/expand_utils.py. Every
 helper is written with at:: ops (through the Dispatcher), so a backward pass is traced op by op,
 and with grad mode on (create_graph=True) the ops record a graph of their own: double backward.
 The formulas conjugate as torch's do (the gradient convention for complex inputs is the
@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tensortrace.aten import functions as at
+from tensortrace.aten.expand_utils import sum_to  # noqa: F401 - for the formulas
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.autograd.functions_manual_complex import (  # noqa: F401 - for the formulas
@@ -178,21 +179,6 @@ def real_only(name: str, self: Tensor, gradient: Any) -> Any:
             f"tensortrace: the derivative of '{name}' for complex inputs is not implemented"
         )
     return gradient
-
-
-def sum_to(tensor: Tensor, shape: Sequence[int]) -> Tensor:
-    """at::sum_to: sum the broadcast dimensions away (ExpandUtils.h)."""
-    if len(shape) == 0:
-        return tensor.sum()
-    sizes = tensor.sizes()
-    leading = len(sizes) - len(shape)
-    reduce_dims = list(range(leading))
-    reduce_dims += [
-        i for i in range(leading, len(sizes)) if shape[i - leading] == 1 and sizes[i] != 1
-    ]
-    if reduce_dims:
-        tensor = tensor.sum(reduce_dims, True)
-    return tensor.view(list(shape)) if leading > 0 else tensor
 
 
 def index_select_backward_symint(

@@ -1,8 +1,10 @@
 """What the generated Autograd and ADInplaceOrView kernels call.
 
 `python -m tensortrace.torchgen` writes one Autograd kernel per operator to
-autograd/generated/variable_type.py and one ADInplaceOrView kernel per in-place, out= or view
-operator to autograd/generated/ad_inplace_or_view_type.py, as `tools/autograd/gen_variable_type.py`
+autograd/generated/variable_type_kernels.py and one ADInplaceOrView kernel per in-place, out= or
+view operator to autograd/generated/ad_inplace_or_view_type_kernels.py (registered by
+variable_type.py and ad_inplace_or_view_type.py beside them, Note [Generated kernels imported on
+first lookup] in aten/codegen.py), as `tools/autograd/gen_variable_type.py`
 and `gen_inplace_or_view_type.py` write `torch/csrc/autograd/generated/VariableType_*.cpp` and
 `ADInplaceOrViewType_*.cpp`:
 

@@ -14,7 +14,6 @@ from typing import Any
 from tensortrace.aten import functions as at
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd.function import Edge, Node, gradient_edge
-from tensortrace.autograd.generated.functions import AsStridedBackward0
 from tensortrace.autograd.variable import materialize_autograd_meta, set_gradient_edge
 from tensortrace.c10.exception import TORCH_CHECK
 
@@ -152,6 +151,9 @@ def rebase_history(view: Tensor, grad_fn: Node) -> None:
 
 
 def regenerate_view_grad_fn(view: Tensor) -> None:
+    # the Backward Nodes are imported on first use (kernel_modules.FIRST_USE in torchgen)
+    from tensortrace.autograd.generated.functions import AsStridedBackward0
+
     meta = materialize_autograd_meta(view)
     base = meta.base_
     fn = AsStridedBackward0()

@@ -36,13 +36,13 @@ def _device(value: Any) -> Device | None:
     return toDevice(value)
 
 
-_tensor_parser = PythonArgParser.create(
+_tensor_parser = PythonArgParser.lazy(
     [
         "tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
         "bool pin_memory=False, bool requires_grad=False)"
     ]
 )
-_as_tensor_parser = PythonArgParser.create(
+_as_tensor_parser = PythonArgParser.lazy(
     ["as_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None)"]
 )
 
@@ -77,7 +77,7 @@ def from_numpy(arg: Any) -> Any:
     return THPVariable_Wrap(tensor_from_numpy(arg))
 
 
-_frombuffer_parser = PythonArgParser.create(
+_frombuffer_parser = PythonArgParser.lazy(
     [
         "frombuffer(PyObject* buffer, *, ScalarType dtype, int64_t count=-1, int64_t offset=0, "
         "bool requires_grad=False)"
@@ -97,7 +97,7 @@ def frombuffer(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(result)
 
 
-_asarray_parser = PythonArgParser.create(
+_asarray_parser = PythonArgParser.lazy(
     [
         "asarray(PyObject* obj, *, ScalarType? dtype=None, Device? device=None, "
         "bool? copy=None, bool requires_grad=False)"
@@ -123,7 +123,7 @@ def asarray(*args: Any, **kwargs: Any) -> Any:
     return result
 
 
-_nonzero_parser = PythonArgParser.create(
+_nonzero_parser = PythonArgParser.lazy(
     ["nonzero(Tensor input, *, bool as_tuple=False, Tensor out=None)"]
 )
 
@@ -158,7 +158,7 @@ def nonzero(*args: Any, **kwargs: Any) -> Any:
     return THPVariable_Wrap(dispatch_nonzero(tensor))
 
 
-_nonzero_method_parser = PythonArgParser.create(["nonzero()", "nonzero(*, bool as_tuple)"])
+_nonzero_method_parser = PythonArgParser.lazy(["nonzero()", "nonzero(*, bool as_tuple)"])
 
 
 @handle_th_errors
@@ -179,7 +179,7 @@ def nonzero_method(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
 def _tensor_predicate(name: str) -> Callable[..., bool]:
     """torch.is_complex / is_conj / is_neg / is_floating_point: manual_cpp_binding in the YAML,
     so the binding asks the TensorImpl directly, with no dispatcher call."""
-    parser = PythonArgParser.create([f"{name}(Tensor input)"])
+    parser = PythonArgParser.lazy([f"{name}(Tensor input)"])
 
     @handle_th_errors
     def predicate(*args: Any, **kwargs: Any) -> bool:

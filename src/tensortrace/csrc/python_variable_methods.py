@@ -70,9 +70,9 @@ def TypeError_to_NotImplemented_(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 # Note [Hand-written methods parse like torch]: python_variable_methods.cpp parses these with a
 # PythonArgParser too (or declares them METH_NOARGS), so a bad argument gets torch's TypeError.
-_size_parser = PythonArgParser.create(["size(int64_t? dim=None)"])
-_stride_parser = PythonArgParser.create(["stride(int64_t? dim=None)"])
-_is_contiguous_parser = PythonArgParser.create(
+_size_parser = PythonArgParser.lazy(["size(int64_t? dim=None)"])
+_stride_parser = PythonArgParser.lazy(["stride(int64_t? dim=None)"])
+_is_contiguous_parser = PythonArgParser.lazy(
     ["is_contiguous(*, MemoryFormat memory_format=contiguous_format)"]
 )
 
@@ -155,7 +155,7 @@ def __len__(self: TensorBase) -> int:
     return self.cdata.sizes()[0]
 
 
-_contiguous_parser = PythonArgParser.create(
+_contiguous_parser = PythonArgParser.lazy(
     ["contiguous(*, MemoryFormat memory_format=contiguous_format)"]
 )
 

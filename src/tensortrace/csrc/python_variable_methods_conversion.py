@@ -36,7 +36,7 @@ from tensortrace.trace import traced
 
 SOURCE = "torch/csrc/autograd/generated/python_variable_methods.cpp"
 
-_to_parser = PythonArgParser.create(
+_to_parser = PythonArgParser.lazy(
     [
         "to(Device device=None, ScalarType dtype=None, bool non_blocking=False, "
         "bool copy=False, *, MemoryFormat? memory_format=None)",
@@ -132,7 +132,7 @@ def to(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
 def _to_type(scalar_type: ScalarType, name: str) -> Any:
     """THPVariable_<name>: `self.to(dtype)` with no device, no copy."""
 
-    parser = PythonArgParser.create([f"{name}(*, MemoryFormat? memory_format=None)"])
+    parser = PythonArgParser.lazy([f"{name}(*, MemoryFormat? memory_format=None)"])
 
     @handle_th_errors
     @traced("python", f"THPVariable_{name}", SOURCE, legacy=f"THPVariable_{name}")
@@ -146,7 +146,7 @@ def _to_type(scalar_type: ScalarType, name: str) -> Any:
     return method
 
 
-_cpu_parser = PythonArgParser.create(["cpu(*, MemoryFormat? memory_format=None)"])
+_cpu_parser = PythonArgParser.lazy(["cpu(*, MemoryFormat? memory_format=None)"])
 
 
 @handle_th_errors
@@ -158,7 +158,7 @@ def cpu(self: TensorBase, *args: Any, **kwargs: Any) -> Any:
     )
 
 
-_cuda_parser = PythonArgParser.create(
+_cuda_parser = PythonArgParser.lazy(
     [
         "cuda(Device? device=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
     ]
@@ -256,7 +256,7 @@ def numpy(self: TensorBase, *args: Any, **kwargs: Any) -> np.ndarray:
     return tensor_to_numpy(self.cdata, force=force)
 
 
-_numpy_parser = PythonArgParser.create(["numpy(*, bool force=False)"])
+_numpy_parser = PythonArgParser.lazy(["numpy(*, bool force=False)"])
 
 
 CONVERSION_METHODS: dict[str, Any] = {

@@ -69,7 +69,7 @@ def options_to_string(self: TensorBase) -> str:
     return f"torch.{self.cdata.scalar_type()}Tensor"
 
 
-_type_parser = PythonArgParser.create(
+_type_parser = PythonArgParser.lazy(
     [
         "type(PyObject* dtype=None, bool non_blocking=False, *, MemoryFormat? memory_format=None)",
     ]
@@ -111,7 +111,7 @@ def _to(self: TensorBase, scalar_type: ScalarType, non_blocking: bool) -> Any:
     return THPVariable_Wrap(dispatch_to(self.cdata, None, scalar_type, non_blocking, False, None))
 
 
-_new_tensor_parser = PythonArgParser.create(
+_new_tensor_parser = PythonArgParser.lazy(
     [
         "new_tensor(PyObject* data, *, ScalarType dtype=None, Device? device=None, "
         "bool requires_grad=False)",

@@ -72,6 +72,12 @@ def get(name: str, fields: tuple[str, ...]) -> type[structseq]:
 
 def for_schema(name: str, schema: FunctionSchema | None) -> type[structseq] | None:
     """The return type of a schema with several named returns, else None (a plain tuple)."""
-    if schema is None or len(schema.returns) < 2 or not schema.return_names:
+    if not has_structseq(schema):
         return None
-    return get(name, schema.return_names)
+    return get(name, schema.return_names)  # type: ignore[union-attr]
+
+
+def has_structseq(schema: FunctionSchema | None) -> bool:
+    """Whether for_schema gives the schema a type: it has several returns, all named. The
+    generator writes None where it has not, rather than a call at import (~1,600 of them)."""
+    return schema is not None and len(schema.returns) >= 2 and bool(schema.return_names)

@@ -24,8 +24,8 @@ from tensortrace.c10.scalar_type import (
 from tensortrace.csrc.dtype import get_dtype, to_scalar_type
 from tensortrace.csrc.python_arg_parser import PythonArgParser
 
-_finfo_parser = PythonArgParser.create(["finfo(ScalarType type)", "finfo()"])
-_iinfo_parser = PythonArgParser.create(["iinfo(ScalarType type)"])
+_finfo_parser = PythonArgParser.lazy(["finfo(ScalarType type)", "finfo()"])
+_iinfo_parser = PythonArgParser.lazy(["iinfo(ScalarType type)"])
 
 # (mantissa digits including the implicit bit, max, smallest normal) of each floating dtype
 _FLOAT_LIMITS: dict[ScalarType, tuple[int, float, float]] = {

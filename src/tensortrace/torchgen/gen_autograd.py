@@ -20,10 +20,15 @@ from collections.abc import Sequence
 from tensortrace.aten.function_schema import FunctionSchema
 from tensortrace.torchgen.gen_forward_ad import emit_forward, emit_jvp, forward_formula
 from tensortrace.torchgen.gen_functions import dispatch_names
+from tensortrace.torchgen.kernel_modules import (
+    REGISTRATIONS_DOC,
+    autograd_registrations,
+    kernels_doc,
+    lazy_registration,
+)
 from tensortrace.torchgen.load_derivatives import GRAD_NAMES, DerivativeEntry
 from tensortrace.torchgen.model import NativeFunction
 
-_LAZY = "DeferredKernel(lambda: KernelFunction("  # Note [Generated kernels made on first lookup]
 # Ops whose outputs never require grad (gen_variable_type.py's DONT_REQUIRE_DERIVATIVE): their
 # kernel only redispatches.
 DONT_REQUIRE_DERIVATIVE = frozenset(
@@ -254,7 +259,7 @@ def gen_functions(entries: Sequence[DerivativeEntry], manual: Sequence[str]) -> 
 # ---- VariableType.cpp ---------------------------------------------------------------------------
 def gen_variable_type(
     fns: Sequence[NativeFunction], entries: dict[str, DerivativeEntry], manual: Sequence[str]
-) -> tuple[str, str]:
+) -> dict[str, tuple[str, str]]:
     doc = (
         "The Autograd kernels: one per operator that has no CompositeImplicitAutograd kernel."
         "\n\nMirrors the generated `torch/csrc/autograd/generated/VariableType_*.cpp` "
@@ -273,13 +278,13 @@ def gen_variable_type(
         )
     known = set(manual) | {"at"}
     used: set[str] = set()
+    regs: list[str] = ["", ""]
     out = [
         "from typing import Any",
         "",
         "from tensortrace.aten import functions as at",
-        "from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction",
         "from tensortrace.aten.generated import operators as ops",
-        "from tensortrace.autograd import forward_ad_type, functions_manual",
+        "from tensortrace.autograd import functions_manual",
         "from tensortrace.autograd.forward_ad_type import ForwardRecording",
         "from tensortrace.autograd.forward_grad import ForwardADLevel, is_fw_grad_defined",
         "from tensortrace.autograd.generated import functions as nodes",
@@ -287,11 +292,9 @@ def gen_variable_type(
         "from tensortrace.autograd.variable_type import (",
         "    VARIABLE_TYPE,",
         "    GraphRecording,",
-        "    detach,",
         "    requires_grad,",
         ")",
-        "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet, "
-        "after_autograd_keyset",
+        "from tensortrace.c10.dispatch_key import DispatchKeySet, after_autograd_keyset",
         "from tensortrace.c10.local_dispatch_key_set import (",
         "    AutoDispatchBelowADInplaceOrView,",
         "    AutoDispatchBelowAutograd,",
@@ -307,9 +310,7 @@ def gen_variable_type(
         symbol = f"torch::autograd::VariableType::{s.name}"
         if s.name in MANUAL_AUTOGRAD:
             manual_kernel = "detach" if s.name == "detach" else f"forward_ad_type.{s.name}"
-            out += [
-                "",
-                "",
+            regs += [
                 "# VariableTypeManual.cpp",
                 f"ops.{f.ident}.register(DispatchKey.Autograd, KernelFunction(",
                 f'    {manual_kernel}, "{symbol}", with_keyset=True))',
@@ -369,13 +370,17 @@ def gen_variable_type(
             f'    """{s}: {records}"""',
             *body,
             *redispatch,
-            "",
-            "",
-            f"ops.{f.ident}.register(DispatchKey.Autograd, {_LAZY}",
-            f'    {f.ident}, "{symbol}", with_keyset=True)))',
         ]
         out += lines
-    return doc, "\n".join(out) + "\n"
+        regs.append(lazy_registration(f.ident, "Autograd", f.ident, symbol, with_keyset=True))
+    imports = ["autograd import forward_ad_type", "autograd.variable_type import detach"]
+    return {
+        "variable_type": (
+            doc + REGISTRATIONS_DOC,
+            autograd_registrations("variable_type", imports, regs),
+        ),
+        "variable_type_kernels": (doc + kernels_doc("variable_type"), "\n".join(out) + "\n"),
+    }
 
 
 # Note [Forward AD costs one read when off]
@@ -385,7 +390,7 @@ def gen_variable_type(
 
 
 # ---- ADInplaceOrViewType.cpp --------------------------------------------------------------------
-def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
+def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> dict[str, tuple[str, str]]:
     doc = (
         "The ADInplaceOrView kernels of the in-place, out= and view operators.\n\n"
         "Mirrors the generated `torch/csrc/autograd/generated/ADInplaceOrViewType_*.cpp` "
@@ -396,29 +401,25 @@ def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
     out = [
         "from typing import Any",
         "",
-        "from tensortrace.aten.dispatcher import DeferredKernel, KernelFunction",
         "from tensortrace.aten.generated import operators as ops",
-        "from tensortrace.autograd.forward_ad_type import fw_non_differentiable_view",
         "from tensortrace.autograd.variable_type import (",
         "    INPLACE_OR_VIEW,",
         "    bump_versions,",
         "    detach_shares_version,",
         "    record_views,",
         ")",
-        "from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet, "
-        "after_ADInplaceOrView_keyset",
+        "from tensortrace.c10.dispatch_key import DispatchKeySet, after_ADInplaceOrView_keyset",
         "from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView",
         "from tensortrace.trace import traced",
     ]
+    regs: list[str] = ["", ""]
     for f in fns:
         s = f.schema
         if not _has_autograd_kernel(f) or not (s.is_inplace or s.is_view or s.is_out):
             continue
         symbol = f"torch::ADInplaceOrView::{f.ident}"
         if s.name in NON_FW_DIFFERENTIABLE_VIEWS:
-            out += [
-                "",
-                "",
+            regs += [
                 "# ADInplaceOrViewTypeManual.cpp",
                 f"ops.{f.ident}.register(DispatchKey.ADInplaceOrView, KernelFunction(",
                 f"    lambda ks, *args: fw_non_differentiable_view(ks, ops.{f.ident}, *args),",
@@ -442,46 +443,28 @@ def gen_inplace_or_view_type(fns: Sequence[NativeFunction]) -> tuple[str, str]:
             "    with AutoDispatchBelowADInplaceOrView():",
             f"        result = ops.{f.ident}.redispatch(ks & after_ADInplaceOrView_keyset, *args)",
             after,
-            "",
-            "",
-            f"ops.{f.ident}.register(DispatchKey.ADInplaceOrView, {_LAZY}",
-            f'    {f.ident}, "{symbol}", with_keyset=True)))',
         ]
-    return doc, "\n".join(out) + "\n"
+        regs.append(lazy_registration(f.ident, "ADInplaceOrView", f.ident, symbol, True))
+    imports = ["autograd.forward_ad_type import fw_non_differentiable_view"]
+    return {
+        "ad_inplace_or_view_type": (
+            doc + REGISTRATIONS_DOC,
+            autograd_registrations("ad_inplace_or_view_type", imports, regs),
+        ),
+        "ad_inplace_or_view_type_kernels": (
+            doc + kernels_doc("ad_inplace_or_view_type"),
+            "\n".join(out) + "\n",
+        ),
+    }
 
 
 RESERVED = frozenset(
-    {
-        "Any",
-        "KernelFunction",
-        "ops",
-        "nodes",
-        "grad_mode",
-        "VARIABLE_TYPE",
-        "GraphRecording",
-        "detach",
-        "requires_grad",
-        "DispatchKey",
-        "DispatchKeySet",
-        "after_autograd_keyset",
-        "AutoDispatchBelowAutograd",
-        "AutoDispatchBelowADInplaceOrView",
-        "traced",
-        "INPLACE_OR_VIEW",
-        "bump_versions",
-        "detach_shares_version",
-        "record_views",
-        "after_ADInplaceOrView_keyset",
-        "annotations",
-        "at",
-        "forward_ad_type",
-        "functions_manual",
-        "ForwardRecording",
-        "ForwardADLevel",
-        "is_fw_grad_defined",
-        "fw_levels",
-        "fw_non_differentiable_view",
-    }
+    "Any KernelFunction ops nodes grad_mode VARIABLE_TYPE GraphRecording detach "
+    "requires_grad DispatchKey DispatchKeySet after_autograd_keyset "
+    "AutoDispatchBelowAutograd AutoDispatchBelowADInplaceOrView traced INPLACE_OR_VIEW "
+    "bump_versions detach_shares_version record_views after_ADInplaceOrView_keyset "
+    "annotations at forward_ad_type functions_manual ForwardRecording ForwardADLevel "
+    "is_fw_grad_defined fw_levels fw_non_differentiable_view".split()
 )
 
 
@@ -494,6 +477,6 @@ def autograd_modules(
     by_name = {e.schema.full_name: e for e in entries}
     return {
         "functions": gen_functions(entries, manual),
-        "variable_type": gen_variable_type(fns, by_name, manual),
-        "ad_inplace_or_view_type": gen_inplace_or_view_type(fns),
+        **gen_variable_type(fns, by_name, manual),
+        **gen_inplace_or_view_type(fns),
     }

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from tensortrace.aten.function_schema import Argument, FunctionSchema, Type
+from tensortrace.torchgen.kernel_modules import SUFFIX, lazy_registration
 from tensortrace.torchgen.model import NativeFunction, snake_case
 
 GENERATED = "build/aten/src/ATen"
@@ -300,8 +301,9 @@ def dispatch_keys(fns: Sequence[NativeFunction]) -> list[str]:
     return keys
 
 
-def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]:
-    """Register<Key>.cpp: the kernels of `key`, and the structured kernels' wrappers."""
+def gen_register_key(fns: Sequence[NativeFunction], key: str) -> dict[str, tuple[str, str]]:
+    """Register<Key>.cpp: the kernels of `key` registered, and the structured kernels' wrappers
+    in a module of their own (Note [Generated kernels imported on first lookup])."""
     doc = (
         f"The {key} kernels of native_functions.yaml's `dispatch:` entries, registered with "
         f"the Dispatcher.\n\nMirrors the generated `Register{key}.cpp`."
@@ -346,24 +348,50 @@ def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]
             f"ops.{f.ident}.register(DispatchKey.{key}, "
             f'native_kernel("{native_name}", ops.{f.ident}{check}))'
         )
+    kernels: list[str] = []
     for f in structured:
-        body += _structured_wrappers(key, f, _delegates(fns, f))
+        kernels += _structured_wrappers(key, f, _delegates(fns, f), body)
+    module = f"register_{snake_case(key)}"
+    if not structured:
+        return {module: (doc, _with_imports(body))}
+    doc += (
+        f"\nThe wrappers are in {module}{SUFFIX}.py, imported when a dispatch table first "
+        "needs one\n(Note [Generated kernels imported on first lookup] in aten/codegen.py)."
+    )
+    kernels_doc = (
+        f"The structured kernels' wrappers of `Register{key}.cpp`, registered by {module}.py."
+        "\n\nImported when an operator's dispatch table first needs one of them (Note "
+        "[Generated kernels\nimported on first lookup] in aten/codegen.py)."
+    )
+    kernels[:0] = [f'REGISTER_{key.upper()} = "{GENERATED}/Register{key}.cpp"']
+    body[:0] = [f'KERNELS = "tensortrace.aten.generated.{module}{SUFFIX}"', ""]
+    return {
+        module: (doc, _with_imports(body)),
+        f"{module}{SUFFIX}": (kernels_doc, _with_imports(kernels)),
+    }
+
+
+_REGISTER_IMPORTS = [
+    ("typing", "Any"),
+    (
+        "tensortrace.aten.codegen",
+        "MetaStructuredKernel, StructuredKernel, check_devices, inplace_meta, "
+        "kernel_on_first_lookup, native_kernel",
+    ),
+    ("tensortrace.aten.dispatcher", "KernelFunction"),
+    ("tensortrace.aten.generated", "operators as ops"),
+    ("tensortrace.aten.native.registry", "IMPL_FUNCTIONS, META_FUNCTIONS"),
+    ("tensortrace.aten.tensor_body", "Tensor"),
+    ("tensortrace.c10.dispatch_key", "DispatchKey"),
+    ("tensortrace.trace", "traced"),
+]
+
+
+def _with_imports(body: list[str]) -> str:
+    """A Register<Key> module's code: the imports its text uses, then the text."""
     text = "\n".join(body)
-    imports = [
-        ("typing", "Any"),
-        (
-            "tensortrace.aten.codegen",
-            "MetaStructuredKernel, StructuredKernel, check_devices, inplace_meta, native_kernel",
-        ),
-        ("tensortrace.aten.dispatcher", "DeferredKernel, KernelFunction"),
-        ("tensortrace.aten.generated", "operators as ops"),
-        ("tensortrace.aten.native.registry", "IMPL_FUNCTIONS, META_FUNCTIONS"),
-        ("tensortrace.aten.tensor_body", "Tensor"),
-        ("tensortrace.c10.dispatch_key", "DispatchKey"),
-        ("tensortrace.trace", "traced"),
-    ]
     out = []
-    for module, names in imports:
+    for module, names in _REGISTER_IMPORTS:
         used = [n for n in names.split(", ") if re.search(rf"\b{n.split(' as ')[-1]}\b", text)]
         if used:
             line = f"from {module} import {', '.join(used)}"
@@ -372,10 +400,8 @@ def gen_register_key(fns: Sequence[NativeFunction], key: str) -> tuple[str, str]
             out.append(line)
             if module == "typing":
                 out.append("")
-    if structured:
-        out += ["", f'REGISTER_{key.upper()} = "{GENERATED}/Register{key}.cpp"']
     out += ["", text]
-    return doc, "\n".join(out) + "\n"
+    return "\n".join(out) + "\n"
 
 
 _META_DOC = (
@@ -404,15 +430,11 @@ def _gets_inplace_meta(f: NativeFunction) -> bool:
     )
 
 
-# Note [Generated kernels made on first lookup]
-# The generated Register<Key>, VariableType and ADInplaceOrView modules register ~2,800 kernels
-# at import; a program looks up a few dozen operators. So each is `DeferredKernel(lambda:
-# KernelFunction(fn, name))`, made when its operator's dispatch table is first computed, as a
-# `dispatch:` entry's kernel is (codegen.native_kernel). The lambda reads module globals that
-# are never rebound.
+# See Note [Generated kernels imported on first lookup] in aten/codegen.py
 def _structured_wrappers(
-    key: str, out_f: NativeFunction, delegates: list[NativeFunction]
+    key: str, out_f: NativeFunction, delegates: list[NativeFunction], registrations: list[str]
 ) -> list[str]:
+    """The wrappers' source (for the kernels module); appends their registrations."""
     impl_name = dispatch_names(out_f).get(key)  # None on Meta: the meta function alone
     functional = next(d for d in delegates if not d.schema.is_inplace)
     n_in = len(functional.schema.arguments)
@@ -455,12 +477,9 @@ def _structured_wrappers(
             f"    {meta}(op, *args[:{n_in}])",
             *impl,
             f"    return {result}",
-            "",
-            "",
-            # Note [Generated kernels made on first lookup]
-            f"ops.{f.ident}.register(DispatchKey.{key}, DeferredKernel(",
-            f'    lambda: KernelFunction({wrapper}, "{wrapper}")))',
         ]
+        # Note [Generated kernels imported on first lookup]
+        registrations.append(lazy_registration(f.ident, key, wrapper))
     return out
 
 
@@ -472,7 +491,7 @@ def aten_modules(fns: Sequence[NativeFunction]) -> dict[str, tuple[str, str]]:
         "tensor_body": gen_tensor_body(fns),
     }
     for key in dispatch_keys(fns):
-        modules[f"register_{snake_case(key)}"] = gen_register_key(fns, key)
+        modules.update(gen_register_key(fns, key))
     # after the backends' kernels, as each operator's registrations came in the YAML's order
     modules["register_backend_select"] = gen_backend_select(fns)
     return modules

@@ -26,6 +26,7 @@ from tensortrace.csrc.python_bindings import (
     collect_overloads,
 )
 from tensortrace.csrc.python_torch_function_mode import DEVICE_CONSTRUCTORS
+from tensortrace.csrc.return_types import has_structseq
 from tensortrace.torchgen.model import NativeFunction, py_name
 
 TORCH_FUNCTIONS_CPP = "torch/csrc/autograd/generated/python_torch_functions_0.cpp"
@@ -111,18 +112,18 @@ def _binding(name: str, overloads: Sequence[PythonOverload], is_method: bool) ->
         lines += _dispatch(name, i, ov)
     lines += [""]
     # schemas returning named tensors give torch.return_types.<name> (and <name>_out)
-    seqs = []
-    for ov in overloads:
-        seqs.append(
-            f"(return_types.for_schema({name!r}, {_ident(ov.op)}.schema), "
-            + (
-                f"return_types.for_schema('{name}_out', {_ident(ov.out_op)}.schema))"
-                if ov.out_op is not None
-                else "None)"
-            )
-        )
+    seqs = [
+        f"({_structseq(name, ov.op)}, {_structseq(f'{name}_out', ov.out_op)})" for ov in overloads
+    ]
     lines.append(f"structseqs_{name} = [{', '.join(seqs)}]")
     return lines
+
+
+def _structseq(name: str, op: OperatorLike | None) -> str:
+    """return_types.for_schema of the op, or None where it gives None (has_structseq)."""
+    if op is None or not has_structseq(op.schema):
+        return "None"
+    return f"return_types.for_schema({name!r}, {_ident(op)}.schema)"
 
 
 # the names a generated binding's body uses itself: a parameter with one of these names gets

@@ -4,9 +4,10 @@ Note [Stale generated files]
 The generated files are checked in, so a branch that adds an entry to native_functions.yaml
 and does not run `python -m tensortrace.torchgen` leaves them behind the YAML. Importing them
 then would bind the old operators: a silent wrong binding. So each generated package's
-__init__ records the fingerprint of the inputs it was written from (INPUTS_SHA256); when it does
-not match the current inputs, the loader warns and runs the generator in memory instead, so the
-runtime always matches the YAML (it is only slower to import), and
+__init__ records the fingerprint of the inputs it was written from (INPUTS_SHA256, and their
+CRC-32, INPUTS_CRC32, which the loader compares: Note [A CRC-32 of the inputs at import] in
+inputs.py); when it does not match the current inputs, the loader warns and runs the generator
+in memory instead, so the runtime always matches the YAML (it is only slower to import), and
 tests/test_generated_files.py fails until the files are regenerated.
 """
 
@@ -18,15 +19,15 @@ import sys
 import types
 import warnings
 
-from tensortrace.torchgen.inputs import inputs_fingerprint
+from tensortrace.torchgen.inputs import inputs_crc32
 
-_fingerprint = functools.cache(inputs_fingerprint)
+_fingerprint = functools.cache(inputs_crc32)  # Note [A CRC-32 of the inputs at import]
 
 
 def load(package: str) -> dict[str, types.ModuleType]:
     """Import `package`'s generated modules in order (or build them), name -> module."""
     init = importlib.import_module(package)
-    if getattr(init, "INPUTS_SHA256", None) == _fingerprint():
+    if getattr(init, "INPUTS_CRC32", None) == _fingerprint():
         return {name: importlib.import_module(f"{package}.{name}") for name in init.MODULES}
     # the generator is imported only when the files on disk are stale
     from tensortrace.torchgen.gen import COMMAND, package_sources

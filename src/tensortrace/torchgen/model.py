@@ -17,6 +17,7 @@ from tensortrace.torchgen.inputs import DERIVATIVES_YAML as DERIVATIVES_YAML
 from tensortrace.torchgen.inputs import NATIVE_FUNCTIONS_YAML as NATIVE_FUNCTIONS_YAML
 from tensortrace.torchgen.inputs import PACKAGE_DIR as PACKAGE_DIR
 from tensortrace.torchgen.inputs import TORCHGEN_DIR as TORCHGEN_DIR
+from tensortrace.torchgen.inputs import inputs_crc32 as inputs_crc32
 from tensortrace.torchgen.inputs import inputs_fingerprint as inputs_fingerprint
 from tensortrace.torchgen.inputs import py_name as py_name
 

@@ -46,6 +46,7 @@ from typing import Any
 from tensortrace.trace.parameter_lists import (
     _RESERVED,
     PARAMETER_LISTS_SEEN,
+    generated_factory,
     parameter_list,
     traced_body,
     wrapper_text,
@@ -134,14 +135,29 @@ def copy_function(fn: FunctionType) -> FunctionType:
 def adopt(fn: FunctionType, site: Any) -> bool:
     """Trace `fn` by code swap if it can be (Note [Traced functions registered at import,
     prepared on first use]): give it `__wrapped__` and `__traced_site__` and defer it. Runs
-    for ~7,000 functions at import, so the checks and the copy are one call."""
+    for ~6,000 functions at import (a fifth of the bytecodes import runs), so the checks
+    (_code_can_swap's) and the copy (copy_function's) are written out here, in one frame."""
     attrs = fn.__dict__  # a function's own attributes (hasattr's misses raise and catch)
     if "__wrapped__" in attrs or "__signature__" in attrs:
         return False
     code = fn.__code__
-    if not _code_can_swap(code):
+    if code.co_freevars or code.co_posonlyargcount:
         return False
-    attrs["__wrapped__"] = copy_function(fn)  # unwrapping finds fn's own code
+    flags = code.co_flags
+    n_names = code.co_argcount + code.co_kwonlyargcount
+    n_names += bool(flags & CO_VARARGS) + bool(flags & CO_VARKEYWORDS)
+    if not _RESERVED.isdisjoint(code.co_varnames[:n_names]):
+        return False
+    # unwrapping finds fn's own code: copy_function(fn), for a function without a closure
+    copy = FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__)
+    copy.__kwdefaults__ = fn.__kwdefaults__
+    copy.__qualname__ = fn.__qualname__
+    if copy.__doc__ is not fn.__doc__:  # assigned after the def
+        copy.__doc__ = fn.__doc__
+    copy.__annotations__ = fn.__annotations__
+    if attrs:
+        copy.__dict__.update(attrs)
+    attrs["__wrapped__"] = copy
     attrs["__traced_site__"] = site
     SITE_OF_IDLE_CODE[code] = site
     # `ours`: fn belongs to the package, so its parameter list is one the generator writes a
@@ -193,10 +209,7 @@ def _template(key: str) -> CodeType:
             warnings.simplefilter("ignore", SyntaxWarning)
             module = compile(source, "<traced wrapper>", "exec")
         code = next(c for c in module.co_consts if isinstance(c, CodeType))
-        # a real cycle: the generated wrappers import the recorder, which imports this module
-        from tensortrace.trace.generated.traced_wrappers import TRACED_WRAPPERS
-
-        factory = TRACED_WRAPPERS.get(key)
+        factory = generated_factory(key)
         if factory is not None:  # the generated wrapper's file and lines, for a debugger
             code = code.replace(
                 co_filename=factory.__code__.co_filename,

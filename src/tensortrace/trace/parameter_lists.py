@@ -84,7 +84,40 @@ _CO_VARARGS, _CO_VARKEYWORDS = inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
 # a test or a notebook): what the generator writes out. Lists of functions traced by code swap
 # are added when a trace first needs them (code_swap.prepare_pending).
 PARAMETER_LISTS_SEEN: set[str] = set()
+# Note [The factories import needs, apart]
+# The generated factories are ~32,000 lines (~2.6 MB of bytecode), and import needs few of
+# them: the ~30 parameter lists of the ~570 traced functions that get a wrapper (closures, such
+# as aliases.py's natives, which cannot be swapped); a function traced by code swap needs its
+# list only when a trace starts. So the generator writes the wrapped functions' lists to
+# trace/generated/traced_wrappers_at_import.py and the others to traced_wrappers.py, which is
+# loaded on the first trace (or the first wrapped function whose list the small one lacks).
+# The lists written apart are those `import tensortrace` gave a wrapper, noted at its end, so
+# that they do not vary with what a process ran before the generator (a torch.library kernel
+# is a closure of the package given a wrapper when a program registers it).
+PARAMETER_LISTS_WRAPPED: set[str] = set()  # the package's lists given a wrapper (recorder)
+PARAMETER_LISTS_AT_IMPORT: frozenset[str] = frozenset()  # those of them import made
 _EMPTY = inspect.Parameter.empty
+
+
+def note_the_lists_import_wrapped() -> None:
+    """Called at the end of tensortrace/__init__.py: see Note [The factories import needs,
+    apart]."""
+    global PARAMETER_LISTS_AT_IMPORT
+    PARAMETER_LISTS_AT_IMPORT = frozenset(PARAMETER_LISTS_WRAPPED)
+
+
+def generated_factory(key: str) -> Callable[..., Any] | None:
+    """The generated factory of parameter list `key`, or None if none is generated (Note [The
+    factories import needs, apart])."""
+    # a real cycle: the generated factories import the recorder, which imports this module
+    from tensortrace.trace.generated import traced_wrappers_at_import
+
+    found = traced_wrappers_at_import.TRACED_WRAPPERS.get(key)
+    if found is None:
+        from tensortrace.trace.generated import traced_wrappers
+
+        found = traced_wrappers.TRACED_WRAPPERS.get(key)
+    return found
 
 
 def parameter_list(fn: Callable[..., Any]) -> tuple[str, tuple[Any, ...], tuple[str, ...]] | None:

@@ -29,7 +29,9 @@ from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
 from tensortrace.trace.parameter_lists import (
     _RESERVED,
     PARAMETER_LISTS_SEEN,
+    PARAMETER_LISTS_WRAPPED,
     factory_source,
+    generated_factory,
     parameter_list,
 )
 
@@ -322,9 +324,7 @@ _factories: dict[str, Callable[..., Any] | None] = {}
 def _factory(key: str) -> Callable[..., Any] | None:
     if key in _factories:
         return _factories[key]
-    from tensortrace.trace.generated.traced_wrappers import TRACED_WRAPPERS
-
-    made = TRACED_WRAPPERS.get(key)
+    made = generated_factory(key)
     if _RESERVED.intersection(part.strip("*=") for part in key.split(", ")):
         made = None
     elif made is None:  # not generated yet: the same factory, compiled in memory
@@ -347,6 +347,7 @@ def _exact_wrapper(fn: Callable[..., Any], site: FrameSite) -> Callable[..., Any
         return None
     if getattr(fn, "__module__", "").startswith("tensortrace."):
         PARAMETER_LISTS_SEEN.add(key)
+        PARAMETER_LISTS_WRAPPED.add(key)  # Note [The factories import needs, apart]
     return factory(fn, site, names, *defaults)  # type: ignore[no-any-return]
 
 
@@ -382,7 +383,11 @@ def traced_site_of_frame(frame: FrameType) -> FrameSite | None:
 
 # the files a wrapper's code comes from: the generated factories and the generic wrapper here
 _WRAPPER_FILES = frozenset(
-    {__file__, os.path.join(os.path.dirname(__file__), "generated", "traced_wrappers.py")}
+    {__file__}
+    | {
+        os.path.join(os.path.dirname(__file__), "generated", name)
+        for name in ("traced_wrappers.py", "traced_wrappers_at_import.py")
+    }
 )
 
 

@@ -15,7 +15,6 @@ from tensortrace.aten.generated import operators as ops
 from tensortrace.aten.python_torch_function_tls import PYTHON_TORCH_FUNCTION_TLS
 from tensortrace.autograd.variable import make_variable
 from tensortrace.c10.local_dispatch_key_set import AutoDispatchBelowADInplaceOrView
-from tensortrace.csrc import return_types
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
 from tensortrace.csrc.python_binding_helpers import call_out, convert, int64_arg
@@ -46,7 +45,7 @@ def dispatch_fft_fft_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_fft(**call_kwargs)
 
-structseqs_fft_fft = [(return_types.for_schema('fft_fft', ops.fft_fft.schema), return_types.for_schema('fft_fft_out', ops.fft_fft_out.schema))]
+structseqs_fft_fft = [(None, None)]
 
 
 @handle_th_errors
@@ -99,7 +98,7 @@ def dispatch_fft_ifft_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_ifft(**call_kwargs)
 
-structseqs_fft_ifft = [(return_types.for_schema('fft_ifft', ops.fft_ifft.schema), return_types.for_schema('fft_ifft_out', ops.fft_ifft_out.schema))]
+structseqs_fft_ifft = [(None, None)]
 
 
 @handle_th_errors
@@ -152,7 +151,7 @@ def dispatch_fft_rfft_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_rfft(**call_kwargs)
 
-structseqs_fft_rfft = [(return_types.for_schema('fft_rfft', ops.fft_rfft.schema), return_types.for_schema('fft_rfft_out', ops.fft_rfft_out.schema))]
+structseqs_fft_rfft = [(None, None)]
 
 
 @handle_th_errors
@@ -205,7 +204,7 @@ def dispatch_fft_irfft_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_irfft(**call_kwargs)
 
-structseqs_fft_irfft = [(return_types.for_schema('fft_irfft', ops.fft_irfft.schema), return_types.for_schema('fft_irfft_out', ops.fft_irfft_out.schema))]
+structseqs_fft_irfft = [(None, None)]
 
 
 @handle_th_errors
@@ -258,7 +257,7 @@ def dispatch_fft_hfft_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_hfft(**call_kwargs)
 
-structseqs_fft_hfft = [(return_types.for_schema('fft_hfft', ops.fft_hfft.schema), return_types.for_schema('fft_hfft_out', ops.fft_hfft_out.schema))]
+structseqs_fft_hfft = [(None, None)]
 
 
 @handle_th_errors
@@ -311,7 +310,7 @@ def dispatch_fft_ihfft_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_ihfft(**call_kwargs)
 
-structseqs_fft_ihfft = [(return_types.for_schema('fft_ihfft', ops.fft_ihfft.schema), return_types.for_schema('fft_ihfft_out', ops.fft_ihfft_out.schema))]
+structseqs_fft_ihfft = [(None, None)]
 
 
 @handle_th_errors
@@ -364,7 +363,7 @@ def dispatch_fft_fft2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_fft2(**call_kwargs)
 
-structseqs_fft_fft2 = [(return_types.for_schema('fft_fft2', ops.fft_fft2.schema), return_types.for_schema('fft_fft2_out', ops.fft_fft2_out.schema))]
+structseqs_fft_fft2 = [(None, None)]
 
 
 @handle_th_errors
@@ -408,7 +407,7 @@ def dispatch_fft_fftn_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fft_fftn_out, 'fft_fftn', False, self, kwargs, out)
     return at.fft_fftn(self=kwargs['self'], s=kwargs['s'], dim=kwargs['dim'], norm=kwargs['norm'])
 
-structseqs_fft_fftn = [(return_types.for_schema('fft_fftn', ops.fft_fftn.schema), return_types.for_schema('fft_fftn_out', ops.fft_fftn_out.schema))]
+structseqs_fft_fftn = [(None, None)]
 
 
 @handle_th_errors
@@ -459,7 +458,7 @@ def dispatch_fft_ifft2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_ifft2(**call_kwargs)
 
-structseqs_fft_ifft2 = [(return_types.for_schema('fft_ifft2', ops.fft_ifft2.schema), return_types.for_schema('fft_ifft2_out', ops.fft_ifft2_out.schema))]
+structseqs_fft_ifft2 = [(None, None)]
 
 
 @handle_th_errors
@@ -503,7 +502,7 @@ def dispatch_fft_ifftn_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fft_ifftn_out, 'fft_ifftn', False, self, kwargs, out)
     return at.fft_ifftn(self=kwargs['self'], s=kwargs['s'], dim=kwargs['dim'], norm=kwargs['norm'])
 
-structseqs_fft_ifftn = [(return_types.for_schema('fft_ifftn', ops.fft_ifftn.schema), return_types.for_schema('fft_ifftn_out', ops.fft_ifftn_out.schema))]
+structseqs_fft_ifftn = [(None, None)]
 
 
 @handle_th_errors
@@ -554,7 +553,7 @@ def dispatch_fft_rfft2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_rfft2(**call_kwargs)
 
-structseqs_fft_rfft2 = [(return_types.for_schema('fft_rfft2', ops.fft_rfft2.schema), return_types.for_schema('fft_rfft2_out', ops.fft_rfft2_out.schema))]
+structseqs_fft_rfft2 = [(None, None)]
 
 
 @handle_th_errors
@@ -598,7 +597,7 @@ def dispatch_fft_rfftn_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fft_rfftn_out, 'fft_rfftn', False, self, kwargs, out)
     return at.fft_rfftn(self=kwargs['self'], s=kwargs['s'], dim=kwargs['dim'], norm=kwargs['norm'])
 
-structseqs_fft_rfftn = [(return_types.for_schema('fft_rfftn', ops.fft_rfftn.schema), return_types.for_schema('fft_rfftn_out', ops.fft_rfftn_out.schema))]
+structseqs_fft_rfftn = [(None, None)]
 
 
 @handle_th_errors
@@ -649,7 +648,7 @@ def dispatch_fft_irfft2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_irfft2(**call_kwargs)
 
-structseqs_fft_irfft2 = [(return_types.for_schema('fft_irfft2', ops.fft_irfft2.schema), return_types.for_schema('fft_irfft2_out', ops.fft_irfft2_out.schema))]
+structseqs_fft_irfft2 = [(None, None)]
 
 
 @handle_th_errors
@@ -693,7 +692,7 @@ def dispatch_fft_irfftn_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fft_irfftn_out, 'fft_irfftn', False, self, kwargs, out)
     return at.fft_irfftn(self=kwargs['self'], s=kwargs['s'], dim=kwargs['dim'], norm=kwargs['norm'])
 
-structseqs_fft_irfftn = [(return_types.for_schema('fft_irfftn', ops.fft_irfftn.schema), return_types.for_schema('fft_irfftn_out', ops.fft_irfftn_out.schema))]
+structseqs_fft_irfftn = [(None, None)]
 
 
 @handle_th_errors
@@ -744,7 +743,7 @@ def dispatch_fft_hfft2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_hfft2(**call_kwargs)
 
-structseqs_fft_hfft2 = [(return_types.for_schema('fft_hfft2', ops.fft_hfft2.schema), return_types.for_schema('fft_hfft2_out', ops.fft_hfft2_out.schema))]
+structseqs_fft_hfft2 = [(None, None)]
 
 
 @handle_th_errors
@@ -788,7 +787,7 @@ def dispatch_fft_hfftn_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fft_hfftn_out, 'fft_hfftn', False, self, kwargs, out)
     return at.fft_hfftn(self=kwargs['self'], s=kwargs['s'], dim=kwargs['dim'], norm=kwargs['norm'])
 
-structseqs_fft_hfftn = [(return_types.for_schema('fft_hfftn', ops.fft_hfftn.schema), return_types.for_schema('fft_hfftn_out', ops.fft_hfftn_out.schema))]
+structseqs_fft_hfftn = [(None, None)]
 
 
 @handle_th_errors
@@ -839,7 +838,7 @@ def dispatch_fft_ihfft2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['norm'] = kwargs['norm']
     return at.fft_ihfft2(**call_kwargs)
 
-structseqs_fft_ihfft2 = [(return_types.for_schema('fft_ihfft2', ops.fft_ihfft2.schema), return_types.for_schema('fft_ihfft2_out', ops.fft_ihfft2_out.schema))]
+structseqs_fft_ihfft2 = [(None, None)]
 
 
 @handle_th_errors
@@ -883,7 +882,7 @@ def dispatch_fft_ihfftn_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fft_ihfftn_out, 'fft_ihfftn', False, self, kwargs, out)
     return at.fft_ihfftn(self=kwargs['self'], s=kwargs['s'], dim=kwargs['dim'], norm=kwargs['norm'])
 
-structseqs_fft_ihfftn = [(return_types.for_schema('fft_ihfftn', ops.fft_ihfftn.schema), return_types.for_schema('fft_ihfftn_out', ops.fft_ihfftn_out.schema))]
+structseqs_fft_ihfftn = [(None, None)]
 
 
 @handle_th_errors
@@ -939,7 +938,7 @@ def dispatch_fft_fftfreq_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.fft_fftfreq(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_fft_fftfreq = [(return_types.for_schema('fft_fftfreq', ops.fft_fftfreq.schema), return_types.for_schema('fft_fftfreq_out', ops.fft_fftfreq_out.schema))]
+structseqs_fft_fftfreq = [(None, None)]
 
 
 @handle_th_errors
@@ -1006,7 +1005,7 @@ def dispatch_fft_rfftfreq_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.fft_rfftfreq(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_fft_rfftfreq = [(return_types.for_schema('fft_rfftfreq', ops.fft_rfftfreq.schema), return_types.for_schema('fft_rfftfreq_out', ops.fft_rfftfreq_out.schema))]
+structseqs_fft_rfftfreq = [(None, None)]
 
 
 @handle_th_errors
@@ -1059,7 +1058,7 @@ def dispatch_fft_fftshift_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fft_fftshift(Tensor input, IntArrayRef[1]? dim=None): fft_fftshift"""
     return at.fft_fftshift(self=kwargs['self'], dim=kwargs['dim'])
 
-structseqs_fft_fftshift = [(return_types.for_schema('fft_fftshift', ops.fft_fftshift.schema), None)]
+structseqs_fft_fftshift = [(None, None)]
 
 
 @handle_th_errors
@@ -1094,7 +1093,7 @@ def dispatch_fft_ifftshift_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fft_ifftshift(Tensor input, IntArrayRef[1]? dim=None): fft_ifftshift"""
     return at.fft_ifftshift(self=kwargs['self'], dim=kwargs['dim'])
 
-structseqs_fft_ifftshift = [(return_types.for_schema('fft_ifftshift', ops.fft_ifftshift.schema), None)]
+structseqs_fft_ifftshift = [(None, None)]
 
 
 @handle_th_errors

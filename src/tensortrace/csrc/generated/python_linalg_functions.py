@@ -50,7 +50,7 @@ def dispatch_linalg_vector_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.linalg_vector_norm(**call_kwargs)
 
-structseqs_linalg_vector_norm = [(return_types.for_schema('linalg_vector_norm', ops.linalg_vector_norm.schema), return_types.for_schema('linalg_vector_norm_out', ops.linalg_vector_norm_out.schema))]
+structseqs_linalg_vector_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -123,7 +123,7 @@ def dispatch_linalg_matrix_norm_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.linalg_matrix_norm(**call_kwargs)
 
-structseqs_linalg_matrix_norm = [(return_types.for_schema('linalg_matrix_norm', ops.linalg_matrix_norm.schema), None), (return_types.for_schema('linalg_matrix_norm', ops.linalg_matrix_norm_str_ord.schema), None)]
+structseqs_linalg_matrix_norm = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -205,7 +205,7 @@ def dispatch_linalg_norm_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.linalg_norm(**call_kwargs)
 
-structseqs_linalg_norm = [(return_types.for_schema('linalg_norm', ops.linalg_norm.schema), None), (return_types.for_schema('linalg_norm', ops.linalg_norm_ord_str.schema), None)]
+structseqs_linalg_norm = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -266,7 +266,7 @@ def dispatch_linalg_svdvals_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """linalg_svdvals(Tensor A, *, str? driver=None): linalg_svdvals"""
     return at.linalg_svdvals(A=kwargs['A'], driver=kwargs['driver'])
 
-structseqs_linalg_svdvals = [(return_types.for_schema('linalg_svdvals', ops.linalg_svdvals.schema), None)]
+structseqs_linalg_svdvals = [(None, None)]
 
 
 @handle_th_errors
@@ -302,7 +302,7 @@ def dispatch_linalg_matmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.linalg_matmul_out, 'linalg_matmul', False, self, kwargs, out)
     return at.linalg_matmul(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_linalg_matmul = [(return_types.for_schema('linalg_matmul', ops.linalg_matmul.schema), return_types.for_schema('linalg_matmul_out', ops.linalg_matmul_out.schema))]
+structseqs_linalg_matmul = [(None, None)]
 
 
 @handle_th_errors
@@ -383,7 +383,7 @@ def dispatch_linalg_inv_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """linalg_inv(Tensor A): linalg_inv"""
     return at.linalg_inv(A=kwargs['A'])
 
-structseqs_linalg_inv = [(return_types.for_schema('linalg_inv', ops.linalg_inv.schema), None)]
+structseqs_linalg_inv = [(None, None)]
 
 
 @handle_th_errors
@@ -472,7 +472,7 @@ def dispatch_linalg_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['left'] = kwargs['left']
     return at.linalg_solve(**call_kwargs)
 
-structseqs_linalg_solve = [(return_types.for_schema('linalg_solve', ops.linalg_solve.schema), None)]
+structseqs_linalg_solve = [(None, None)]
 
 
 @handle_th_errors
@@ -553,7 +553,7 @@ def dispatch_linalg_householder_product_0(self: Any, kwargs: dict[str, Any]) -> 
     """linalg_householder_product(Tensor input, Tensor tau): linalg_householder_product"""
     return at.linalg_householder_product(input=kwargs['input'], tau=kwargs['tau'])
 
-structseqs_linalg_householder_product = [(return_types.for_schema('linalg_householder_product', ops.linalg_householder_product.schema), None)]
+structseqs_linalg_householder_product = [(None, None)]
 
 
 @handle_th_errors
@@ -631,7 +631,7 @@ def dispatch_linalg_eigvalsh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['UPLO'] = kwargs['UPLO']
     return at.linalg_eigvalsh(**call_kwargs)
 
-structseqs_linalg_eigvalsh = [(return_types.for_schema('linalg_eigvalsh', ops.linalg_eigvalsh.schema), None)]
+structseqs_linalg_eigvalsh = [(None, None)]
 
 
 @handle_th_errors
@@ -762,7 +762,7 @@ def dispatch_linalg_cholesky_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['upper'] = kwargs['upper']
     return at.linalg_cholesky(**call_kwargs)
 
-structseqs_linalg_cholesky = [(return_types.for_schema('linalg_cholesky', ops.linalg_cholesky.schema), return_types.for_schema('linalg_cholesky_out', ops.linalg_cholesky_out.schema))]
+structseqs_linalg_cholesky = [(None, None)]
 
 
 @handle_th_errors
@@ -811,7 +811,7 @@ def dispatch_linalg_solve_triangular_0(self: Any, kwargs: dict[str, Any]) -> Any
         call_kwargs['unitriangular'] = kwargs['unitriangular']
     return at.linalg_solve_triangular(**call_kwargs)
 
-structseqs_linalg_solve_triangular = [(return_types.for_schema('linalg_solve_triangular', ops.linalg_solve_triangular.schema), return_types.for_schema('linalg_solve_triangular_out', ops.linalg_solve_triangular_out.schema))]
+structseqs_linalg_solve_triangular = [(None, None)]
 
 
 @handle_th_errors
@@ -1001,7 +1001,7 @@ def dispatch_linalg_lu_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['adjoint'] = kwargs['adjoint']
     return at.linalg_lu_solve(**call_kwargs)
 
-structseqs_linalg_lu_solve = [(return_types.for_schema('linalg_lu_solve', ops.linalg_lu_solve.schema), return_types.for_schema('linalg_lu_solve_out', ops.linalg_lu_solve_out.schema))]
+structseqs_linalg_lu_solve = [(None, None)]
 
 
 @handle_th_errors
@@ -1051,7 +1051,7 @@ def dispatch_linalg_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.linalg_det_out, 'linalg_det', False, self, kwargs, out)
     return at.linalg_det(A=kwargs['A'])
 
-structseqs_linalg_det = [(return_types.for_schema('linalg_det', ops.linalg_det.schema), return_types.for_schema('linalg_det_out', ops.linalg_det_out.schema))]
+structseqs_linalg_det = [(None, None)]
 
 
 @handle_th_errors
@@ -1135,7 +1135,7 @@ def dispatch_linalg_cond_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.linalg_cond_p_str_out, 'linalg_cond', False, self, kwargs, out)
     return at.linalg_cond(self=kwargs['self'], p=kwargs['p'])
 
-structseqs_linalg_cond = [(return_types.for_schema('linalg_cond', ops.linalg_cond.schema), return_types.for_schema('linalg_cond_out', ops.linalg_cond_out.schema)), (return_types.for_schema('linalg_cond', ops.linalg_cond_p_str.schema), return_types.for_schema('linalg_cond_out', ops.linalg_cond_p_str_out.schema))]
+structseqs_linalg_cond = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1187,7 +1187,7 @@ def dispatch_linalg_matrix_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.linalg_matrix_power_out, 'linalg_matrix_power', False, self, kwargs, out)
     return at.linalg_matrix_power(self=kwargs['self'], n=kwargs['n'])
 
-structseqs_linalg_matrix_power = [(return_types.for_schema('linalg_matrix_power', ops.linalg_matrix_power.schema), return_types.for_schema('linalg_matrix_power_out', ops.linalg_matrix_power_out.schema))]
+structseqs_linalg_matrix_power = [(None, None)]
 
 
 @handle_th_errors
@@ -1228,7 +1228,7 @@ def dispatch_linalg_multi_dot_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.linalg_multi_dot_out, 'linalg_multi_dot', False, self, kwargs, out)
     return at.linalg_multi_dot(tensors=kwargs['tensors'])
 
-structseqs_linalg_multi_dot = [(return_types.for_schema('linalg_multi_dot', ops.linalg_multi_dot.schema), return_types.for_schema('linalg_multi_dot_out', ops.linalg_multi_dot_out.schema))]
+structseqs_linalg_multi_dot = [(None, None)]
 
 
 @handle_th_errors
@@ -1268,7 +1268,7 @@ def dispatch_linalg_tensorinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['ind'] = kwargs['ind']
     return at.linalg_tensorinv(**call_kwargs)
 
-structseqs_linalg_tensorinv = [(return_types.for_schema('linalg_tensorinv', ops.linalg_tensorinv.schema), return_types.for_schema('linalg_tensorinv_out', ops.linalg_tensorinv_out.schema))]
+structseqs_linalg_tensorinv = [(None, None)]
 
 
 @handle_th_errors
@@ -1311,7 +1311,7 @@ def dispatch_linalg_tensorsolve_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.linalg_tensorsolve_out, 'linalg_tensorsolve', False, self, kwargs, out)
     return at.linalg_tensorsolve(self=kwargs['self'], other=kwargs['other'], dims=kwargs['dims'])
 
-structseqs_linalg_tensorsolve = [(return_types.for_schema('linalg_tensorsolve', ops.linalg_tensorsolve.schema), return_types.for_schema('linalg_tensorsolve_out', ops.linalg_tensorsolve_out.schema))]
+structseqs_linalg_tensorsolve = [(None, None)]
 
 
 @handle_th_errors
@@ -1352,7 +1352,7 @@ def dispatch_linalg_vander_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """linalg_vander(Tensor x, *, SymInt? N=None): linalg_vander"""
     return at.linalg_vander(x=kwargs['x'], N=kwargs['N'])
 
-structseqs_linalg_vander = [(return_types.for_schema('linalg_vander', ops.linalg_vander.schema), None)]
+structseqs_linalg_vander = [(None, None)]
 
 
 @handle_th_errors
@@ -1387,7 +1387,7 @@ def dispatch_linalg_matrix_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """linalg_matrix_exp(Tensor input): linalg_matrix_exp"""
     return at.linalg_matrix_exp(self=kwargs['self'])
 
-structseqs_linalg_matrix_exp = [(return_types.for_schema('linalg_matrix_exp', ops.linalg_matrix_exp.schema), None)]
+structseqs_linalg_matrix_exp = [(None, None)]
 
 
 @handle_th_errors
@@ -1474,7 +1474,7 @@ def dispatch_linalg_pinv_3(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['hermitian'] = kwargs['hermitian']
     return at.linalg_pinv(**call_kwargs)
 
-structseqs_linalg_pinv = [(return_types.for_schema('linalg_pinv', ops.linalg_pinv_atol_rtol_tensor.schema), return_types.for_schema('linalg_pinv_out', ops.linalg_pinv_atol_rtol_tensor_out.schema)), (return_types.for_schema('linalg_pinv', ops.linalg_pinv_atol_rtol_float.schema), return_types.for_schema('linalg_pinv_out', ops.linalg_pinv_atol_rtol_float_out.schema)), (return_types.for_schema('linalg_pinv', ops.linalg_pinv_rcond_tensor.schema), return_types.for_schema('linalg_pinv_out', ops.linalg_pinv_out_rcond_tensor.schema)), (return_types.for_schema('linalg_pinv', ops.linalg_pinv.schema), return_types.for_schema('linalg_pinv_out', ops.linalg_pinv_out.schema))]
+structseqs_linalg_pinv = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1624,7 +1624,7 @@ def dispatch_linalg_matrix_rank_3(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['hermitian'] = kwargs['hermitian']
     return at.linalg_matrix_rank(**call_kwargs)
 
-structseqs_linalg_matrix_rank = [(return_types.for_schema('linalg_matrix_rank', ops.linalg_matrix_rank_atol_rtol_tensor.schema), return_types.for_schema('linalg_matrix_rank_out', ops.linalg_matrix_rank_atol_rtol_tensor_out.schema)), (return_types.for_schema('linalg_matrix_rank', ops.linalg_matrix_rank_atol_rtol_float.schema), return_types.for_schema('linalg_matrix_rank_out', ops.linalg_matrix_rank_atol_rtol_float_out.schema)), (return_types.for_schema('linalg_matrix_rank', ops.linalg_matrix_rank_tol_tensor.schema), return_types.for_schema('linalg_matrix_rank_out', ops.linalg_matrix_rank_out_tol_tensor.schema)), (return_types.for_schema('linalg_matrix_rank', ops.linalg_matrix_rank.schema), return_types.for_schema('linalg_matrix_rank_out', ops.linalg_matrix_rank_out.schema))]
+structseqs_linalg_matrix_rank = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1801,7 +1801,7 @@ def dispatch_linalg_eigvals_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.linalg_eigvals_out, 'linalg_eigvals', False, self, kwargs, out)
     return at.linalg_eigvals(self=kwargs['self'])
 
-structseqs_linalg_eigvals = [(return_types.for_schema('linalg_eigvals', ops.linalg_eigvals.schema), return_types.for_schema('linalg_eigvals_out', ops.linalg_eigvals_out.schema))]
+structseqs_linalg_eigvals = [(None, None)]
 
 
 @handle_th_errors
@@ -1841,7 +1841,7 @@ def dispatch_linalg_cross_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.linalg_cross(**call_kwargs)
 
-structseqs_linalg_cross = [(return_types.for_schema('linalg_cross', ops.linalg_cross.schema), None)]
+structseqs_linalg_cross = [(None, None)]
 
 
 @handle_th_errors

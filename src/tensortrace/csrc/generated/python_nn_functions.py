@@ -12,7 +12,6 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
-from tensortrace.csrc import return_types
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
 from tensortrace.csrc.python_binding_helpers import (
     call_out,
@@ -49,7 +48,7 @@ def dispatch_elu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['input_scale'] = kwargs['input_scale']
     return at.elu(**call_kwargs)
 
-structseqs_elu = [(return_types.for_schema('elu', ops.elu.schema), return_types.for_schema('elu_out', ops.elu_out.schema))]
+structseqs_elu = [(None, None)]
 
 
 @handle_th_errors
@@ -107,7 +106,7 @@ def dispatch_elu__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['input_scale'] = kwargs['input_scale']
     return at.elu_(**call_kwargs)
 
-structseqs_elu_ = [(return_types.for_schema('elu_', ops.elu_.schema), None)]
+structseqs_elu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -161,7 +160,7 @@ def dispatch_glu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.glu(**call_kwargs)
 
-structseqs_glu = [(return_types.for_schema('glu', ops.glu.schema), return_types.for_schema('glu_out', ops.glu_out.schema))]
+structseqs_glu = [(None, None)]
 
 
 @handle_th_errors
@@ -210,7 +209,7 @@ def dispatch_hardtanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['max_val'] = kwargs['max_val']
     return at.hardtanh(**call_kwargs)
 
-structseqs_hardtanh = [(return_types.for_schema('hardtanh', ops.hardtanh.schema), return_types.for_schema('hardtanh_out', ops.hardtanh_out.schema))]
+structseqs_hardtanh = [(None, None)]
 
 
 @handle_th_errors
@@ -261,7 +260,7 @@ def dispatch_hardtanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['max_val'] = kwargs['max_val']
     return at.hardtanh_(**call_kwargs)
 
-structseqs_hardtanh_ = [(return_types.for_schema('hardtanh_', ops.hardtanh_.schema), None)]
+structseqs_hardtanh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -310,7 +309,7 @@ def dispatch_leaky_relu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['negative_slope'] = kwargs['negative_slope']
     return at.leaky_relu(**call_kwargs)
 
-structseqs_leaky_relu = [(return_types.for_schema('leaky_relu', ops.leaky_relu.schema), return_types.for_schema('leaky_relu_out', ops.leaky_relu_out.schema))]
+structseqs_leaky_relu = [(None, None)]
 
 
 @handle_th_errors
@@ -354,7 +353,7 @@ def dispatch_leaky_relu__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['negative_slope'] = kwargs['negative_slope']
     return at.leaky_relu_(**call_kwargs)
 
-structseqs_leaky_relu_ = [(return_types.for_schema('leaky_relu_', ops.leaky_relu_.schema), None)]
+structseqs_leaky_relu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -400,7 +399,7 @@ def dispatch_softplus_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['threshold'] = kwargs['threshold']
     return at.softplus(**call_kwargs)
 
-structseqs_softplus = [(return_types.for_schema('softplus', ops.softplus.schema), return_types.for_schema('softplus_out', ops.softplus_out.schema))]
+structseqs_softplus = [(None, None)]
 
 
 @handle_th_errors
@@ -445,7 +444,7 @@ def dispatch_relu6_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu6(Tensor input): relu6"""
     return at.relu6(self=kwargs['self'])
 
-structseqs_relu6 = [(return_types.for_schema('relu6', ops.relu6.schema), None)]
+structseqs_relu6 = [(None, None)]
 
 
 @handle_th_errors
@@ -477,7 +476,7 @@ def dispatch_relu6__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu6_(Tensor input): relu6_"""
     return at.relu6_(self=kwargs['self'])
 
-structseqs_relu6_ = [(return_types.for_schema('relu6_', ops.relu6_.schema), None)]
+structseqs_relu6_ = [(None, None)]
 
 
 @handle_th_errors
@@ -512,7 +511,7 @@ def dispatch_hardswish_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.hardswish_out, 'hardswish', False, self, kwargs, out)
     return at.hardswish(self=kwargs['self'])
 
-structseqs_hardswish = [(return_types.for_schema('hardswish', ops.hardswish.schema), return_types.for_schema('hardswish_out', ops.hardswish_out.schema))]
+structseqs_hardswish = [(None, None)]
 
 
 @handle_th_errors
@@ -547,7 +546,7 @@ def dispatch_hardswish__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """hardswish_(Tensor input): hardswish_"""
     return at.hardswish_(self=kwargs['self'])
 
-structseqs_hardswish_ = [(return_types.for_schema('hardswish_', ops.hardswish_.schema), None)]
+structseqs_hardswish_ = [(None, None)]
 
 
 @handle_th_errors
@@ -582,7 +581,7 @@ def dispatch_hardsigmoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.hardsigmoid_out, 'hardsigmoid', False, self, kwargs, out)
     return at.hardsigmoid(self=kwargs['self'])
 
-structseqs_hardsigmoid = [(return_types.for_schema('hardsigmoid', ops.hardsigmoid.schema), return_types.for_schema('hardsigmoid_out', ops.hardsigmoid_out.schema))]
+structseqs_hardsigmoid = [(None, None)]
 
 
 @handle_th_errors
@@ -617,7 +616,7 @@ def dispatch_hardsigmoid__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """hardsigmoid_(Tensor input): hardsigmoid_"""
     return at.hardsigmoid_(self=kwargs['self'])
 
-structseqs_hardsigmoid_ = [(return_types.for_schema('hardsigmoid_', ops.hardsigmoid_.schema), None)]
+structseqs_hardsigmoid_ = [(None, None)]
 
 
 @handle_th_errors
@@ -656,7 +655,7 @@ def dispatch_softshrink_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['lambd'] = kwargs['lambd']
     return at.softshrink(**call_kwargs)
 
-structseqs_softshrink = [(return_types.for_schema('softshrink', ops.softshrink.schema), return_types.for_schema('softshrink_out', ops.softshrink_out.schema))]
+structseqs_softshrink = [(None, None)]
 
 
 @handle_th_errors
@@ -709,7 +708,7 @@ def dispatch_rrelu_with_noise_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return at.rrelu_with_noise(**call_kwargs)
 
-structseqs_rrelu_with_noise = [(return_types.for_schema('rrelu_with_noise', ops.rrelu_with_noise.schema), return_types.for_schema('rrelu_with_noise_out', ops.rrelu_with_noise_out.schema))]
+structseqs_rrelu_with_noise = [(None, None)]
 
 
 @handle_th_errors
@@ -771,7 +770,7 @@ def dispatch_rrelu_with_noise__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return at.rrelu_with_noise_(**call_kwargs)
 
-structseqs_rrelu_with_noise_ = [(return_types.for_schema('rrelu_with_noise_', ops.rrelu_with_noise_.schema), None)]
+structseqs_rrelu_with_noise_ = [(None, None)]
 
 
 @handle_th_errors
@@ -824,7 +823,7 @@ def dispatch_gelu__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['approximate'] = kwargs['approximate']
     return at.gelu_(**call_kwargs)
 
-structseqs_gelu_ = [(return_types.for_schema('gelu_', ops.gelu_.schema), None)]
+structseqs_gelu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -866,7 +865,7 @@ def dispatch_gelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['approximate'] = kwargs['approximate']
     return at.gelu(**call_kwargs)
 
-structseqs_gelu = [(return_types.for_schema('gelu', ops.gelu.schema), return_types.for_schema('gelu_out', ops.gelu_out.schema))]
+structseqs_gelu = [(None, None)]
 
 
 @handle_th_errors
@@ -907,7 +906,7 @@ def dispatch_silu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.silu_out, 'silu', False, self, kwargs, out)
     return at.silu(self=kwargs['self'])
 
-structseqs_silu = [(return_types.for_schema('silu', ops.silu.schema), return_types.for_schema('silu_out', ops.silu_out.schema))]
+structseqs_silu = [(None, None)]
 
 
 @handle_th_errors
@@ -942,7 +941,7 @@ def dispatch_silu__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """silu_(Tensor input): silu_"""
     return at.silu_(self=kwargs['self'])
 
-structseqs_silu_ = [(return_types.for_schema('silu_', ops.silu_.schema), None)]
+structseqs_silu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -977,7 +976,7 @@ def dispatch_mish_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.mish_out, 'mish', False, self, kwargs, out)
     return at.mish(self=kwargs['self'])
 
-structseqs_mish = [(return_types.for_schema('mish', ops.mish.schema), return_types.for_schema('mish_out', ops.mish_out.schema))]
+structseqs_mish = [(None, None)]
 
 
 @handle_th_errors
@@ -1012,7 +1011,7 @@ def dispatch_mish__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mish_(Tensor input): mish_"""
     return at.mish_(self=kwargs['self'])
 
-structseqs_mish_ = [(return_types.for_schema('mish_', ops.mish_.schema), None)]
+structseqs_mish_ = [(None, None)]
 
 
 @handle_th_errors
@@ -1052,7 +1051,7 @@ def dispatch_nll_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['ignore_index'] = kwargs['ignore_index']
     return at.nll_loss(**call_kwargs)
 
-structseqs_nll_loss = [(return_types.for_schema('nll_loss', ops.nll_loss.schema), None)]
+structseqs_nll_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -1108,7 +1107,7 @@ def dispatch_nll_loss_nd_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['ignore_index'] = kwargs['ignore_index']
     return at.nll_loss_nd(**call_kwargs)
 
-structseqs_nll_loss_nd = [(return_types.for_schema('nll_loss_nd', ops.nll_loss_nd.schema), None)]
+structseqs_nll_loss_nd = [(None, None)]
 
 
 @handle_th_errors
@@ -1166,7 +1165,7 @@ def dispatch_cross_entropy_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['label_smoothing'] = kwargs['label_smoothing']
     return at.cross_entropy_loss(**call_kwargs)
 
-structseqs_cross_entropy_loss = [(return_types.for_schema('cross_entropy_loss', ops.cross_entropy_loss.schema), None)]
+structseqs_cross_entropy_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -1227,7 +1226,7 @@ def dispatch_mse_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.mse_loss(**call_kwargs)
 
-structseqs_mse_loss = [(return_types.for_schema('mse_loss', ops.mse_loss.schema), return_types.for_schema('mse_loss_out', ops.mse_loss_out.schema))]
+structseqs_mse_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -1275,7 +1274,7 @@ def dispatch_l1_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.l1_loss(**call_kwargs)
 
-structseqs_l1_loss = [(return_types.for_schema('l1_loss', ops.l1_loss.schema), None)]
+structseqs_l1_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -1321,7 +1320,7 @@ def dispatch_binary_cross_entropy_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.binary_cross_entropy(**call_kwargs)
 
-structseqs_binary_cross_entropy = [(return_types.for_schema('binary_cross_entropy', ops.binary_cross_entropy.schema), None)]
+structseqs_binary_cross_entropy = [(None, None)]
 
 
 @handle_th_errors
@@ -1374,7 +1373,7 @@ def dispatch_smooth_l1_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['beta'] = kwargs['beta']
     return at.smooth_l1_loss(**call_kwargs)
 
-structseqs_smooth_l1_loss = [(return_types.for_schema('smooth_l1_loss', ops.smooth_l1_loss.schema), return_types.for_schema('smooth_l1_loss_out', ops.smooth_l1_loss_out.schema))]
+structseqs_smooth_l1_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -1432,7 +1431,7 @@ def dispatch_huber_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['delta'] = kwargs['delta']
     return at.huber_loss(**call_kwargs)
 
-structseqs_huber_loss = [(return_types.for_schema('huber_loss', ops.huber_loss.schema), return_types.for_schema('huber_loss_out', ops.huber_loss_out.schema))]
+structseqs_huber_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -1488,7 +1487,7 @@ def dispatch_soft_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.soft_margin_loss(**call_kwargs)
 
-structseqs_soft_margin_loss = [(return_types.for_schema('soft_margin_loss', ops.soft_margin_loss.schema), return_types.for_schema('soft_margin_loss_out', ops.soft_margin_loss_out.schema))]
+structseqs_soft_margin_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -1544,7 +1543,7 @@ def dispatch_multi_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.multi_margin_loss(**call_kwargs)
 
-structseqs_multi_margin_loss = [(return_types.for_schema('multi_margin_loss', ops.multi_margin_loss.schema), return_types.for_schema('multi_margin_loss_out', ops.multi_margin_loss_out.schema))]
+structseqs_multi_margin_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -1608,7 +1607,7 @@ def dispatch_multilabel_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.multilabel_margin_loss(**call_kwargs)
 
-structseqs_multilabel_margin_loss = [(return_types.for_schema('multilabel_margin_loss', ops.multilabel_margin_loss.schema), return_types.for_schema('multilabel_margin_loss_out', ops.multilabel_margin_loss_out.schema))]
+structseqs_multilabel_margin_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -1651,7 +1650,7 @@ def dispatch_log_sigmoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log_sigmoid(Tensor input): log_sigmoid"""
     return at.log_sigmoid(self=kwargs['self'])
 
-structseqs_log_sigmoid = [(return_types.for_schema('log_sigmoid', ops.log_sigmoid.schema), None)]
+structseqs_log_sigmoid = [(None, None)]
 
 
 @handle_th_errors
@@ -1683,7 +1682,7 @@ def dispatch_linear_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """linear(Tensor input, Tensor weight, Tensor? bias=None): linear"""
     return at.linear(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'])
 
-structseqs_linear = [(return_types.for_schema('linear', ops.linear.schema), None)]
+structseqs_linear = [(None, None)]
 
 
 @handle_th_errors
@@ -1721,7 +1720,7 @@ def dispatch__pad_circular_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_pad_circular(Tensor input, SymIntArrayRef pad): _pad_circular"""
     return at._pad_circular(self=kwargs['self'], pad=kwargs['pad'])
 
-structseqs__pad_circular = [(return_types.for_schema('_pad_circular', ops._pad_circular.schema), None)]
+structseqs__pad_circular = [(None, None)]
 
 
 @handle_th_errors
@@ -1756,7 +1755,7 @@ def dispatch__pad_enum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_pad_enum(Tensor input, SymIntArrayRef pad, int64_t mode, double? value=None): _pad_enum"""
     return at._pad_enum(self=kwargs['self'], pad=kwargs['pad'], mode=kwargs['mode'], value=kwargs['value'])
 
-structseqs__pad_enum = [(return_types.for_schema('_pad_enum', ops._pad_enum.schema), None)]
+structseqs__pad_enum = [(None, None)]
 
 
 @handle_th_errors
@@ -1803,7 +1802,7 @@ def dispatch_pad_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['value'] = kwargs['value']
     return at.pad(**call_kwargs)
 
-structseqs_pad = [(return_types.for_schema('pad', ops.pad.schema), None)]
+structseqs_pad = [(None, None)]
 
 
 @handle_th_errors
@@ -1844,7 +1843,7 @@ def dispatch_reflection_pad1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reflection_pad1d(Tensor input, SymIntArrayRef[2] padding): reflection_pad1d"""
     return at.reflection_pad1d(self=kwargs['self'], padding=kwargs['padding'])
 
-structseqs_reflection_pad1d = [(return_types.for_schema('reflection_pad1d', ops.reflection_pad1d.schema), None)]
+structseqs_reflection_pad1d = [(None, None)]
 
 
 @handle_th_errors
@@ -1879,7 +1878,7 @@ def dispatch_reflection_pad2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reflection_pad2d(Tensor input, SymIntArrayRef[4] padding): reflection_pad2d"""
     return at.reflection_pad2d(self=kwargs['self'], padding=kwargs['padding'])
 
-structseqs_reflection_pad2d = [(return_types.for_schema('reflection_pad2d', ops.reflection_pad2d.schema), None)]
+structseqs_reflection_pad2d = [(None, None)]
 
 
 @handle_th_errors
@@ -1914,7 +1913,7 @@ def dispatch_replication_pad1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """replication_pad1d(Tensor input, SymIntArrayRef[2] padding): replication_pad1d"""
     return at.replication_pad1d(self=kwargs['self'], padding=kwargs['padding'])
 
-structseqs_replication_pad1d = [(return_types.for_schema('replication_pad1d', ops.replication_pad1d.schema), None)]
+structseqs_replication_pad1d = [(None, None)]
 
 
 @handle_th_errors
@@ -1949,7 +1948,7 @@ def dispatch_replication_pad2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """replication_pad2d(Tensor input, SymIntArrayRef[4] padding): replication_pad2d"""
     return at.replication_pad2d(self=kwargs['self'], padding=kwargs['padding'])
 
-structseqs_replication_pad2d = [(return_types.for_schema('replication_pad2d', ops.replication_pad2d.schema), None)]
+structseqs_replication_pad2d = [(None, None)]
 
 
 @handle_th_errors
@@ -1984,7 +1983,7 @@ def dispatch_reflection_pad3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reflection_pad3d(Tensor input, SymIntArrayRef[6] padding): reflection_pad3d"""
     return at.reflection_pad3d(self=kwargs['self'], padding=kwargs['padding'])
 
-structseqs_reflection_pad3d = [(return_types.for_schema('reflection_pad3d', ops.reflection_pad3d.schema), None)]
+structseqs_reflection_pad3d = [(None, None)]
 
 
 @handle_th_errors
@@ -2019,7 +2018,7 @@ def dispatch_replication_pad3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """replication_pad3d(Tensor input, SymIntArrayRef[6] padding): replication_pad3d"""
     return at.replication_pad3d(self=kwargs['self'], padding=kwargs['padding'])
 
-structseqs_replication_pad3d = [(return_types.for_schema('replication_pad3d', ops.replication_pad3d.schema), None)]
+structseqs_replication_pad3d = [(None, None)]
 
 
 @handle_th_errors
@@ -2070,7 +2069,7 @@ def dispatch_slow_conv_transpose2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dilation'] = kwargs['dilation']
     return at.slow_conv_transpose2d(**call_kwargs)
 
-structseqs_slow_conv_transpose2d = [(return_types.for_schema('slow_conv_transpose2d', ops.slow_conv_transpose2d.schema), return_types.for_schema('slow_conv_transpose2d_out', ops.slow_conv_transpose2d_out.schema))]
+structseqs_slow_conv_transpose2d = [(None, None)]
 
 
 @handle_th_errors
@@ -2135,7 +2134,7 @@ def dispatch_slow_conv_transpose3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dilation'] = kwargs['dilation']
     return at.slow_conv_transpose3d(**call_kwargs)
 
-structseqs_slow_conv_transpose3d = [(return_types.for_schema('slow_conv_transpose3d', ops.slow_conv_transpose3d.schema), None)]
+structseqs_slow_conv_transpose3d = [(None, None)]
 
 
 @handle_th_errors
@@ -2193,7 +2192,7 @@ def dispatch_slow_conv3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['padding'] = kwargs['padding']
     return at.slow_conv3d(**call_kwargs)
 
-structseqs_slow_conv3d = [(return_types.for_schema('slow_conv3d', ops.slow_conv3d.schema), None)]
+structseqs_slow_conv3d = [(None, None)]
 
 
 @handle_th_errors
@@ -2249,7 +2248,7 @@ def dispatch_slow_conv_dilated3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dilation'] = kwargs['dilation']
     return at.slow_conv_dilated3d(**call_kwargs)
 
-structseqs_slow_conv_dilated3d = [(return_types.for_schema('slow_conv_dilated3d', ops.slow_conv_dilated3d.schema), None)]
+structseqs_slow_conv_dilated3d = [(None, None)]
 
 
 @handle_th_errors
@@ -2299,7 +2298,7 @@ def dispatch_col2im_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.col2im_out, 'col2im', False, self, kwargs, out)
     return at.col2im(self=kwargs['self'], output_size=kwargs['output_size'], kernel_size=kwargs['kernel_size'], dilation=kwargs['dilation'], padding=kwargs['padding'], stride=kwargs['stride'])
 
-structseqs_col2im = [(return_types.for_schema('col2im', ops.col2im.schema), return_types.for_schema('col2im_out', ops.col2im_out.schema))]
+structseqs_col2im = [(None, None)]
 
 
 @handle_th_errors
@@ -2352,7 +2351,7 @@ def dispatch_im2col_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.im2col_out, 'im2col', False, self, kwargs, out)
     return at.im2col(self=kwargs['self'], kernel_size=kwargs['kernel_size'], dilation=kwargs['dilation'], padding=kwargs['padding'], stride=kwargs['stride'])
 
-structseqs_im2col = [(return_types.for_schema('im2col', ops.im2col.schema), return_types.for_schema('im2col_out', ops.im2col_out.schema))]
+structseqs_im2col = [(None, None)]
 
 
 @handle_th_errors
@@ -2410,7 +2409,7 @@ def dispatch_max_pool2d_with_indices_0(self: Any, kwargs: dict[str, Any]) -> Any
         call_kwargs['ceil_mode'] = kwargs['ceil_mode']
     return at.max_pool2d_with_indices(**call_kwargs)
 
-structseqs_max_pool2d_with_indices = [(return_types.for_schema('max_pool2d_with_indices', ops.max_pool2d_with_indices.schema), None)]
+structseqs_max_pool2d_with_indices = [(None, None)]
 
 
 @handle_th_errors
@@ -2466,7 +2465,7 @@ def dispatch_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['divisor_override'] = kwargs['divisor_override']
     return at.avg_pool2d(**call_kwargs)
 
-structseqs_avg_pool2d = [(return_types.for_schema('avg_pool2d', ops.avg_pool2d.schema), None)]
+structseqs_avg_pool2d = [(None, None)]
 
 
 @handle_th_errors
@@ -2514,7 +2513,7 @@ def dispatch_adaptive_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size): adaptive_avg_pool2d"""
     return at.adaptive_avg_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-structseqs_adaptive_avg_pool2d = [(return_types.for_schema('adaptive_avg_pool2d', ops.adaptive_avg_pool2d.schema), None)]
+structseqs_adaptive_avg_pool2d = [(None, None)]
 
 
 @handle_th_errors
@@ -2549,7 +2548,7 @@ def dispatch_adaptive_avg_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size): adaptive_avg_pool3d"""
     return at.adaptive_avg_pool3d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-structseqs_adaptive_avg_pool3d = [(return_types.for_schema('adaptive_avg_pool3d', ops.adaptive_avg_pool3d.schema), None)]
+structseqs_adaptive_avg_pool3d = [(None, None)]
 
 
 @handle_th_errors
@@ -2587,7 +2586,7 @@ def dispatch_adaptive_max_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.adaptive_max_pool2d_out, 'adaptive_max_pool2d', False, self, kwargs, out)
     return at.adaptive_max_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-structseqs_adaptive_max_pool2d = [(return_types.for_schema('adaptive_max_pool2d', ops.adaptive_max_pool2d.schema), return_types.for_schema('adaptive_max_pool2d_out', ops.adaptive_max_pool2d_out.schema))]
+structseqs_adaptive_max_pool2d = [(None, None)]
 
 
 @handle_th_errors
@@ -2634,7 +2633,7 @@ def dispatch_max_pool3d_with_indices_0(self: Any, kwargs: dict[str, Any]) -> Any
         call_kwargs['ceil_mode'] = kwargs['ceil_mode']
     return at.max_pool3d_with_indices(**call_kwargs)
 
-structseqs_max_pool3d_with_indices = [(return_types.for_schema('max_pool3d_with_indices', ops.max_pool3d_with_indices.schema), None)]
+structseqs_max_pool3d_with_indices = [(None, None)]
 
 
 @handle_th_errors
@@ -2690,7 +2689,7 @@ def dispatch_avg_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['divisor_override'] = kwargs['divisor_override']
     return at.avg_pool3d(**call_kwargs)
 
-structseqs_avg_pool3d = [(return_types.for_schema('avg_pool3d', ops.avg_pool3d.schema), None)]
+structseqs_avg_pool3d = [(None, None)]
 
 
 @handle_th_errors
@@ -2741,7 +2740,7 @@ def dispatch_adaptive_max_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.adaptive_max_pool3d_out, 'adaptive_max_pool3d', False, self, kwargs, out)
     return at.adaptive_max_pool3d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-structseqs_adaptive_max_pool3d = [(return_types.for_schema('adaptive_max_pool3d', ops.adaptive_max_pool3d.schema), return_types.for_schema('adaptive_max_pool3d_out', ops.adaptive_max_pool3d_out.schema))]
+structseqs_adaptive_max_pool3d = [(None, None)]
 
 
 @handle_th_errors
@@ -2780,7 +2779,7 @@ def dispatch_max_unpool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.max_unpool3d_out, 'max_unpool3d', False, self, kwargs, out)
     return at.max_unpool3d(self=kwargs['self'], indices=kwargs['indices'], output_size=kwargs['output_size'], stride=kwargs['stride'], padding=kwargs['padding'])
 
-structseqs_max_unpool3d = [(return_types.for_schema('max_unpool3d', ops.max_unpool3d.schema), return_types.for_schema('max_unpool3d_out', ops.max_unpool3d_out.schema))]
+structseqs_max_unpool3d = [(None, None)]
 
 
 @handle_th_errors
@@ -2830,7 +2829,7 @@ def dispatch_max_unpool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.max_unpool2d_out, 'max_unpool2d', False, self, kwargs, out)
     return at.max_unpool2d(self=kwargs['self'], indices=kwargs['indices'], output_size=kwargs['output_size'])
 
-structseqs_max_unpool2d = [(return_types.for_schema('max_unpool2d', ops.max_unpool2d.schema), return_types.for_schema('max_unpool2d_out', ops.max_unpool2d_out.schema))]
+structseqs_max_unpool2d = [(None, None)]
 
 
 @handle_th_errors
@@ -2881,7 +2880,7 @@ def dispatch_upsample_linear1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.upsample_linear1d_out, 'upsample_linear1d', False, self, kwargs, out)
     return at.upsample_linear1d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales=kwargs['scales'])
 
-structseqs_upsample_linear1d = [(return_types.for_schema('upsample_linear1d', ops.upsample_linear1d_vec.schema), None), (return_types.for_schema('upsample_linear1d', ops.upsample_linear1d.schema), return_types.for_schema('upsample_linear1d_out', ops.upsample_linear1d_out.schema))]
+structseqs_upsample_linear1d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2945,7 +2944,7 @@ def dispatch_upsample_bilinear2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.upsample_bilinear2d_out, 'upsample_bilinear2d', False, self, kwargs, out)
     return at.upsample_bilinear2d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
 
-structseqs_upsample_bilinear2d = [(return_types.for_schema('upsample_bilinear2d', ops.upsample_bilinear2d_vec.schema), None), (return_types.for_schema('upsample_bilinear2d', ops.upsample_bilinear2d.schema), return_types.for_schema('upsample_bilinear2d_out', ops.upsample_bilinear2d_out.schema))]
+structseqs_upsample_bilinear2d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3012,7 +3011,7 @@ def dispatch_upsample_trilinear3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.upsample_trilinear3d_out, 'upsample_trilinear3d', False, self, kwargs, out)
     return at.upsample_trilinear3d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_d=kwargs['scales_d'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
 
-structseqs_upsample_trilinear3d = [(return_types.for_schema('upsample_trilinear3d', ops.upsample_trilinear3d_vec.schema), None), (return_types.for_schema('upsample_trilinear3d', ops.upsample_trilinear3d.schema), return_types.for_schema('upsample_trilinear3d_out', ops.upsample_trilinear3d_out.schema))]
+structseqs_upsample_trilinear3d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3082,7 +3081,7 @@ def dispatch_upsample_bicubic2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.upsample_bicubic2d_out, 'upsample_bicubic2d', False, self, kwargs, out)
     return at.upsample_bicubic2d(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
 
-structseqs_upsample_bicubic2d = [(return_types.for_schema('upsample_bicubic2d', ops.upsample_bicubic2d_vec.schema), None), (return_types.for_schema('upsample_bicubic2d', ops.upsample_bicubic2d.schema), return_types.for_schema('upsample_bicubic2d_out', ops.upsample_bicubic2d_out.schema))]
+structseqs_upsample_bicubic2d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3149,7 +3148,7 @@ def dispatch__upsample_bilinear2d_aa_1(self: Any, kwargs: dict[str, Any]) -> Any
         return call_out(ops._upsample_bilinear2d_aa_out, '_upsample_bilinear2d_aa', False, self, kwargs, out)
     return at._upsample_bilinear2d_aa(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
 
-structseqs__upsample_bilinear2d_aa = [(return_types.for_schema('_upsample_bilinear2d_aa', ops._upsample_bilinear2d_aa_vec.schema), None), (return_types.for_schema('_upsample_bilinear2d_aa', ops._upsample_bilinear2d_aa.schema), return_types.for_schema('_upsample_bilinear2d_aa_out', ops._upsample_bilinear2d_aa_out.schema))]
+structseqs__upsample_bilinear2d_aa = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3216,7 +3215,7 @@ def dispatch__upsample_bicubic2d_aa_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._upsample_bicubic2d_aa_out, '_upsample_bicubic2d_aa', False, self, kwargs, out)
     return at._upsample_bicubic2d_aa(self=kwargs['self'], output_size=kwargs['output_size'], align_corners=kwargs['align_corners'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
 
-structseqs__upsample_bicubic2d_aa = [(return_types.for_schema('_upsample_bicubic2d_aa', ops._upsample_bicubic2d_aa_vec.schema), None), (return_types.for_schema('_upsample_bicubic2d_aa', ops._upsample_bicubic2d_aa.schema), return_types.for_schema('_upsample_bicubic2d_aa_out', ops._upsample_bicubic2d_aa_out.schema))]
+structseqs__upsample_bicubic2d_aa = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3283,7 +3282,7 @@ def dispatch_upsample_nearest1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.upsample_nearest1d_out, 'upsample_nearest1d', False, self, kwargs, out)
     return at.upsample_nearest1d(self=kwargs['self'], output_size=kwargs['output_size'], scales=kwargs['scales'])
 
-structseqs_upsample_nearest1d = [(return_types.for_schema('upsample_nearest1d', ops.upsample_nearest1d_vec.schema), None), (return_types.for_schema('upsample_nearest1d', ops.upsample_nearest1d.schema), return_types.for_schema('upsample_nearest1d_out', ops.upsample_nearest1d_out.schema))]
+structseqs_upsample_nearest1d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3345,7 +3344,7 @@ def dispatch_upsample_nearest2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.upsample_nearest2d_out, 'upsample_nearest2d', False, self, kwargs, out)
     return at.upsample_nearest2d(self=kwargs['self'], output_size=kwargs['output_size'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
 
-structseqs_upsample_nearest2d = [(return_types.for_schema('upsample_nearest2d', ops.upsample_nearest2d_vec.schema), None), (return_types.for_schema('upsample_nearest2d', ops.upsample_nearest2d.schema), return_types.for_schema('upsample_nearest2d_out', ops.upsample_nearest2d_out.schema))]
+structseqs_upsample_nearest2d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3410,7 +3409,7 @@ def dispatch_upsample_nearest3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.upsample_nearest3d_out, 'upsample_nearest3d', False, self, kwargs, out)
     return at.upsample_nearest3d(self=kwargs['self'], output_size=kwargs['output_size'], scales_d=kwargs['scales_d'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
 
-structseqs_upsample_nearest3d = [(return_types.for_schema('upsample_nearest3d', ops.upsample_nearest3d_vec.schema), None), (return_types.for_schema('upsample_nearest3d', ops.upsample_nearest3d.schema), return_types.for_schema('upsample_nearest3d_out', ops.upsample_nearest3d_out.schema))]
+structseqs_upsample_nearest3d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3478,7 +3477,7 @@ def dispatch__upsample_nearest_exact1d_1(self: Any, kwargs: dict[str, Any]) -> A
         return call_out(ops._upsample_nearest_exact1d_out, '_upsample_nearest_exact1d', False, self, kwargs, out)
     return at._upsample_nearest_exact1d(self=kwargs['self'], output_size=kwargs['output_size'], scales=kwargs['scales'])
 
-structseqs__upsample_nearest_exact1d = [(return_types.for_schema('_upsample_nearest_exact1d', ops._upsample_nearest_exact1d_vec.schema), None), (return_types.for_schema('_upsample_nearest_exact1d', ops._upsample_nearest_exact1d.schema), return_types.for_schema('_upsample_nearest_exact1d_out', ops._upsample_nearest_exact1d_out.schema))]
+structseqs__upsample_nearest_exact1d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3540,7 +3539,7 @@ def dispatch__upsample_nearest_exact2d_1(self: Any, kwargs: dict[str, Any]) -> A
         return call_out(ops._upsample_nearest_exact2d_out, '_upsample_nearest_exact2d', False, self, kwargs, out)
     return at._upsample_nearest_exact2d(self=kwargs['self'], output_size=kwargs['output_size'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
 
-structseqs__upsample_nearest_exact2d = [(return_types.for_schema('_upsample_nearest_exact2d', ops._upsample_nearest_exact2d_vec.schema), None), (return_types.for_schema('_upsample_nearest_exact2d', ops._upsample_nearest_exact2d.schema), return_types.for_schema('_upsample_nearest_exact2d_out', ops._upsample_nearest_exact2d_out.schema))]
+structseqs__upsample_nearest_exact2d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3605,7 +3604,7 @@ def dispatch__upsample_nearest_exact3d_1(self: Any, kwargs: dict[str, Any]) -> A
         return call_out(ops._upsample_nearest_exact3d_out, '_upsample_nearest_exact3d', False, self, kwargs, out)
     return at._upsample_nearest_exact3d(self=kwargs['self'], output_size=kwargs['output_size'], scales_d=kwargs['scales_d'], scales_h=kwargs['scales_h'], scales_w=kwargs['scales_w'])
 
-structseqs__upsample_nearest_exact3d = [(return_types.for_schema('_upsample_nearest_exact3d', ops._upsample_nearest_exact3d_vec.schema), None), (return_types.for_schema('_upsample_nearest_exact3d', ops._upsample_nearest_exact3d.schema), return_types.for_schema('_upsample_nearest_exact3d_out', ops._upsample_nearest_exact3d_out.schema))]
+structseqs__upsample_nearest_exact3d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3675,7 +3674,7 @@ def dispatch_scaled_dot_product_attention_0(self: Any, kwargs: dict[str, Any]) -
         call_kwargs['enable_gqa'] = kwargs['enable_gqa']
     return at.scaled_dot_product_attention(**call_kwargs)
 
-structseqs_scaled_dot_product_attention = [(return_types.for_schema('scaled_dot_product_attention', ops.scaled_dot_product_attention.schema), None)]
+structseqs_scaled_dot_product_attention = [(None, None)]
 
 
 @handle_th_errors
@@ -3734,7 +3733,7 @@ def dispatch_one_hot_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['num_classes'] = kwargs['num_classes']
     return at.one_hot(**call_kwargs)
 
-structseqs_one_hot = [(return_types.for_schema('one_hot', ops.one_hot.schema), None)]
+structseqs_one_hot = [(None, None)]
 
 
 @handle_th_errors
@@ -3779,7 +3778,7 @@ def dispatch_pad_sequence_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['padding_side'] = kwargs['padding_side']
     return at.pad_sequence(**call_kwargs)
 
-structseqs_pad_sequence = [(return_types.for_schema('pad_sequence', ops.pad_sequence.schema), None)]
+structseqs_pad_sequence = [(None, None)]
 
 
 @handle_th_errors

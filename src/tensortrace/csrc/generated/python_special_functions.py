@@ -12,7 +12,6 @@ from typing import Any
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.generated import operators as ops
-from tensortrace.csrc import return_types
 from tensortrace.csrc.dtype import to_scalar_type
 from tensortrace.csrc.python_arg_parser import INT64_MAX, INT64_MIN, PythonArgParser
 from tensortrace.csrc.python_binding_helpers import call_out, int64_arg, scalar_arg
@@ -36,7 +35,7 @@ def dispatch_special_expm1_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_expm1_out, 'special_expm1', False, self, kwargs, out)
     return at.special_expm1(self=kwargs['self'])
 
-structseqs_special_expm1 = [(return_types.for_schema('special_expm1', ops.special_expm1.schema), return_types.for_schema('special_expm1_out', ops.special_expm1_out.schema))]
+structseqs_special_expm1 = [(None, None)]
 
 
 @handle_th_errors
@@ -74,7 +73,7 @@ def dispatch_special_exp2_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_exp2_out, 'special_exp2', False, self, kwargs, out)
     return at.special_exp2(self=kwargs['self'])
 
-structseqs_special_exp2 = [(return_types.for_schema('special_exp2', ops.special_exp2.schema), return_types.for_schema('special_exp2_out', ops.special_exp2_out.schema))]
+structseqs_special_exp2 = [(None, None)]
 
 
 @handle_th_errors
@@ -112,7 +111,7 @@ def dispatch_special_erf_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_erf_out, 'special_erf', False, self, kwargs, out)
     return at.special_erf(self=kwargs['self'])
 
-structseqs_special_erf = [(return_types.for_schema('special_erf', ops.special_erf.schema), return_types.for_schema('special_erf_out', ops.special_erf_out.schema))]
+structseqs_special_erf = [(None, None)]
 
 
 @handle_th_errors
@@ -150,7 +149,7 @@ def dispatch_special_erfc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_erfc_out, 'special_erfc', False, self, kwargs, out)
     return at.special_erfc(self=kwargs['self'])
 
-structseqs_special_erfc = [(return_types.for_schema('special_erfc', ops.special_erfc.schema), return_types.for_schema('special_erfc_out', ops.special_erfc_out.schema))]
+structseqs_special_erfc = [(None, None)]
 
 
 @handle_th_errors
@@ -188,7 +187,7 @@ def dispatch_special_ndtr_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_ndtr_out, 'special_ndtr', False, self, kwargs, out)
     return at.special_ndtr(self=kwargs['self'])
 
-structseqs_special_ndtr = [(return_types.for_schema('special_ndtr', ops.special_ndtr.schema), return_types.for_schema('special_ndtr_out', ops.special_ndtr_out.schema))]
+structseqs_special_ndtr = [(None, None)]
 
 
 @handle_th_errors
@@ -226,7 +225,7 @@ def dispatch_special_expit_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_expit_out, 'special_expit', False, self, kwargs, out)
     return at.special_expit(self=kwargs['self'])
 
-structseqs_special_expit = [(return_types.for_schema('special_expit', ops.special_expit.schema), return_types.for_schema('special_expit_out', ops.special_expit_out.schema))]
+structseqs_special_expit = [(None, None)]
 
 
 @handle_th_errors
@@ -264,7 +263,7 @@ def dispatch_special_sinc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_sinc_out, 'special_sinc', False, self, kwargs, out)
     return at.special_sinc(self=kwargs['self'])
 
-structseqs_special_sinc = [(return_types.for_schema('special_sinc', ops.special_sinc.schema), return_types.for_schema('special_sinc_out', ops.special_sinc_out.schema))]
+structseqs_special_sinc = [(None, None)]
 
 
 @handle_th_errors
@@ -302,7 +301,7 @@ def dispatch_special_log1p_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_log1p_out, 'special_log1p', False, self, kwargs, out)
     return at.special_log1p(self=kwargs['self'])
 
-structseqs_special_log1p = [(return_types.for_schema('special_log1p', ops.special_log1p.schema), return_types.for_schema('special_log1p_out', ops.special_log1p_out.schema))]
+structseqs_special_log1p = [(None, None)]
 
 
 @handle_th_errors
@@ -344,7 +343,7 @@ def dispatch_special_round_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['decimals'] = kwargs['decimals']
     return at.special_round(**call_kwargs)
 
-structseqs_special_round = [(return_types.for_schema('special_round', ops.special_round.schema), return_types.for_schema('special_round_out', ops.special_round_out.schema))]
+structseqs_special_round = [(None, None)]
 
 
 @handle_th_errors
@@ -392,7 +391,7 @@ def dispatch_special_logsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.special_logsumexp(**call_kwargs)
 
-structseqs_special_logsumexp = [(return_types.for_schema('special_logsumexp', ops.special_logsumexp.schema), return_types.for_schema('special_logsumexp_out', ops.special_logsumexp_out.schema))]
+structseqs_special_logsumexp = [(None, None)]
 
 
 @handle_th_errors
@@ -433,7 +432,7 @@ def dispatch_special_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """special_softmax(Tensor input, int64_t dim, ScalarType? dtype=None): special_softmax"""
     return at.special_softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_special_softmax = [(return_types.for_schema('special_softmax', ops.special_softmax.schema), None)]
+structseqs_special_softmax = [(None, None)]
 
 
 @handle_th_errors
@@ -471,7 +470,7 @@ def dispatch_special_log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """special_log_softmax(Tensor input, int64_t dim, *, ScalarType? dtype=None): special_log_softmax"""
     return at.special_log_softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_special_log_softmax = [(return_types.for_schema('special_log_softmax', ops.special_log_softmax.schema), None)]
+structseqs_special_log_softmax = [(None, None)]
 
 
 @handle_th_errors
@@ -532,7 +531,7 @@ def dispatch_special_xlogy_2(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_xlogy_other_scalar_out, 'special_xlogy', False, self, kwargs, out)
     return at.special_xlogy(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_special_xlogy = [(return_types.for_schema('special_xlogy', ops.special_xlogy.schema), return_types.for_schema('special_xlogy_out', ops.special_xlogy_out.schema)), (return_types.for_schema('special_xlogy', ops.special_xlogy_self_scalar.schema), return_types.for_schema('special_xlogy_out', ops.special_xlogy_self_scalar_out.schema)), (return_types.for_schema('special_xlogy', ops.special_xlogy_other_scalar.schema), return_types.for_schema('special_xlogy_out', ops.special_xlogy_other_scalar_out.schema))]
+structseqs_special_xlogy = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -599,7 +598,7 @@ def dispatch_special_entr_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_entr_out, 'special_entr', False, self, kwargs, out)
     return at.special_entr(self=kwargs['self'])
 
-structseqs_special_entr = [(return_types.for_schema('special_entr', ops.special_entr.schema), return_types.for_schema('special_entr_out', ops.special_entr_out.schema))]
+structseqs_special_entr = [(None, None)]
 
 
 @handle_th_errors
@@ -637,7 +636,7 @@ def dispatch_special_ndtri_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_ndtri_out, 'special_ndtri', False, self, kwargs, out)
     return at.special_ndtri(self=kwargs['self'])
 
-structseqs_special_ndtri = [(return_types.for_schema('special_ndtri', ops.special_ndtri.schema), return_types.for_schema('special_ndtri_out', ops.special_ndtri_out.schema))]
+structseqs_special_ndtri = [(None, None)]
 
 
 @handle_th_errors
@@ -675,7 +674,7 @@ def dispatch_special_i0e_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_i0e_out, 'special_i0e', False, self, kwargs, out)
     return at.special_i0e(self=kwargs['self'])
 
-structseqs_special_i0e = [(return_types.for_schema('special_i0e', ops.special_i0e.schema), return_types.for_schema('special_i0e_out', ops.special_i0e_out.schema))]
+structseqs_special_i0e = [(None, None)]
 
 
 @handle_th_errors
@@ -713,7 +712,7 @@ def dispatch_special_i1_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_i1_out, 'special_i1', False, self, kwargs, out)
     return at.special_i1(self=kwargs['self'])
 
-structseqs_special_i1 = [(return_types.for_schema('special_i1', ops.special_i1.schema), return_types.for_schema('special_i1_out', ops.special_i1_out.schema))]
+structseqs_special_i1 = [(None, None)]
 
 
 @handle_th_errors
@@ -751,7 +750,7 @@ def dispatch_special_i1e_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_i1e_out, 'special_i1e', False, self, kwargs, out)
     return at.special_i1e(self=kwargs['self'])
 
-structseqs_special_i1e = [(return_types.for_schema('special_i1e', ops.special_i1e.schema), return_types.for_schema('special_i1e_out', ops.special_i1e_out.schema))]
+structseqs_special_i1e = [(None, None)]
 
 
 @handle_th_errors
@@ -789,7 +788,7 @@ def dispatch_special_psi_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_psi_out, 'special_psi', False, self, kwargs, out)
     return at.special_psi(self=kwargs['self'])
 
-structseqs_special_psi = [(return_types.for_schema('special_psi', ops.special_psi.schema), return_types.for_schema('special_psi_out', ops.special_psi_out.schema))]
+structseqs_special_psi = [(None, None)]
 
 
 @handle_th_errors
@@ -827,7 +826,7 @@ def dispatch_special_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_digamma_out, 'special_digamma', False, self, kwargs, out)
     return at.special_digamma(self=kwargs['self'])
 
-structseqs_special_digamma = [(return_types.for_schema('special_digamma', ops.special_digamma.schema), return_types.for_schema('special_digamma_out', ops.special_digamma_out.schema))]
+structseqs_special_digamma = [(None, None)]
 
 
 @handle_th_errors
@@ -865,7 +864,7 @@ def dispatch_special_gammaln_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_gammaln_out, 'special_gammaln', False, self, kwargs, out)
     return at.special_gammaln(self=kwargs['self'])
 
-structseqs_special_gammaln = [(return_types.for_schema('special_gammaln', ops.special_gammaln.schema), return_types.for_schema('special_gammaln_out', ops.special_gammaln_out.schema))]
+structseqs_special_gammaln = [(None, None)]
 
 
 @handle_th_errors
@@ -903,7 +902,7 @@ def dispatch_special_erfinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_erfinv_out, 'special_erfinv', False, self, kwargs, out)
     return at.special_erfinv(self=kwargs['self'])
 
-structseqs_special_erfinv = [(return_types.for_schema('special_erfinv', ops.special_erfinv.schema), return_types.for_schema('special_erfinv_out', ops.special_erfinv_out.schema))]
+structseqs_special_erfinv = [(None, None)]
 
 
 @handle_th_errors
@@ -941,7 +940,7 @@ def dispatch_special_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_i0_out, 'special_i0', False, self, kwargs, out)
     return at.special_i0(self=kwargs['self'])
 
-structseqs_special_i0 = [(return_types.for_schema('special_i0', ops.special_i0.schema), return_types.for_schema('special_i0_out', ops.special_i0_out.schema))]
+structseqs_special_i0 = [(None, None)]
 
 
 @handle_th_errors
@@ -979,7 +978,7 @@ def dispatch_special_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_polygamma_out, 'special_polygamma', False, self, kwargs, out)
     return at.special_polygamma(n=kwargs['n'], self=kwargs['self'])
 
-structseqs_special_polygamma = [(return_types.for_schema('special_polygamma', ops.special_polygamma.schema), return_types.for_schema('special_polygamma_out', ops.special_polygamma_out.schema))]
+structseqs_special_polygamma = [(None, None)]
 
 
 @handle_th_errors
@@ -1020,7 +1019,7 @@ def dispatch_special_logit_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_logit_out, 'special_logit', False, self, kwargs, out)
     return at.special_logit(self=kwargs['self'], eps=kwargs['eps'])
 
-structseqs_special_logit = [(return_types.for_schema('special_logit', ops.special_logit.schema), return_types.for_schema('special_logit_out', ops.special_logit_out.schema))]
+structseqs_special_logit = [(None, None)]
 
 
 @handle_th_errors
@@ -1061,7 +1060,7 @@ def dispatch_special_multigammaln_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_multigammaln_out, 'special_multigammaln', False, self, kwargs, out)
     return at.special_multigammaln(self=kwargs['self'], p=kwargs['p'])
 
-structseqs_special_multigammaln = [(return_types.for_schema('special_multigammaln', ops.special_multigammaln.schema), return_types.for_schema('special_multigammaln_out', ops.special_multigammaln_out.schema))]
+structseqs_special_multigammaln = [(None, None)]
 
 
 @handle_th_errors
@@ -1122,7 +1121,7 @@ def dispatch_special_xlog1py_2(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_xlog1py_other_scalar_out, 'special_xlog1py', False, self, kwargs, out)
     return at.special_xlog1py(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_special_xlog1py = [(return_types.for_schema('special_xlog1py', ops.special_xlog1py.schema), return_types.for_schema('special_xlog1py_out', ops.special_xlog1py_out.schema)), (return_types.for_schema('special_xlog1py', ops.special_xlog1py_self_scalar.schema), return_types.for_schema('special_xlog1py_out', ops.special_xlog1py_self_scalar_out.schema)), (return_types.for_schema('special_xlog1py', ops.special_xlog1py_other_scalar.schema), return_types.for_schema('special_xlog1py_out', ops.special_xlog1py_other_scalar_out.schema))]
+structseqs_special_xlog1py = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1209,7 +1208,7 @@ def dispatch_special_zeta_2(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_zeta_other_scalar_out, 'special_zeta', False, self, kwargs, out)
     return at.special_zeta(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_special_zeta = [(return_types.for_schema('special_zeta', ops.special_zeta.schema), return_types.for_schema('special_zeta_out', ops.special_zeta_out.schema)), (return_types.for_schema('special_zeta', ops.special_zeta_self_scalar.schema), return_types.for_schema('special_zeta_out', ops.special_zeta_self_scalar_out.schema)), (return_types.for_schema('special_zeta', ops.special_zeta_other_scalar.schema), return_types.for_schema('special_zeta_out', ops.special_zeta_other_scalar_out.schema))]
+structseqs_special_zeta = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1276,7 +1275,7 @@ def dispatch_special_bessel_j0_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_bessel_j0_out, 'special_bessel_j0', False, self, kwargs, out)
     return at.special_bessel_j0(self=kwargs['self'])
 
-structseqs_special_bessel_j0 = [(return_types.for_schema('special_bessel_j0', ops.special_bessel_j0.schema), return_types.for_schema('special_bessel_j0_out', ops.special_bessel_j0_out.schema))]
+structseqs_special_bessel_j0 = [(None, None)]
 
 
 @handle_th_errors
@@ -1314,7 +1313,7 @@ def dispatch_special_bessel_j1_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_bessel_j1_out, 'special_bessel_j1', False, self, kwargs, out)
     return at.special_bessel_j1(self=kwargs['self'])
 
-structseqs_special_bessel_j1 = [(return_types.for_schema('special_bessel_j1', ops.special_bessel_j1.schema), return_types.for_schema('special_bessel_j1_out', ops.special_bessel_j1_out.schema))]
+structseqs_special_bessel_j1 = [(None, None)]
 
 
 @handle_th_errors
@@ -1352,7 +1351,7 @@ def dispatch_special_modified_bessel_i0_0(self: Any, kwargs: dict[str, Any]) -> 
         return call_out(ops.special_modified_bessel_i0_out, 'special_modified_bessel_i0', False, self, kwargs, out)
     return at.special_modified_bessel_i0(self=kwargs['self'])
 
-structseqs_special_modified_bessel_i0 = [(return_types.for_schema('special_modified_bessel_i0', ops.special_modified_bessel_i0.schema), return_types.for_schema('special_modified_bessel_i0_out', ops.special_modified_bessel_i0_out.schema))]
+structseqs_special_modified_bessel_i0 = [(None, None)]
 
 
 @handle_th_errors
@@ -1390,7 +1389,7 @@ def dispatch_special_modified_bessel_i1_0(self: Any, kwargs: dict[str, Any]) -> 
         return call_out(ops.special_modified_bessel_i1_out, 'special_modified_bessel_i1', False, self, kwargs, out)
     return at.special_modified_bessel_i1(self=kwargs['self'])
 
-structseqs_special_modified_bessel_i1 = [(return_types.for_schema('special_modified_bessel_i1', ops.special_modified_bessel_i1.schema), return_types.for_schema('special_modified_bessel_i1_out', ops.special_modified_bessel_i1_out.schema))]
+structseqs_special_modified_bessel_i1 = [(None, None)]
 
 
 @handle_th_errors
@@ -1428,7 +1427,7 @@ def dispatch_special_modified_bessel_k0_0(self: Any, kwargs: dict[str, Any]) -> 
         return call_out(ops.special_modified_bessel_k0_out, 'special_modified_bessel_k0', False, self, kwargs, out)
     return at.special_modified_bessel_k0(self=kwargs['self'])
 
-structseqs_special_modified_bessel_k0 = [(return_types.for_schema('special_modified_bessel_k0', ops.special_modified_bessel_k0.schema), return_types.for_schema('special_modified_bessel_k0_out', ops.special_modified_bessel_k0_out.schema))]
+structseqs_special_modified_bessel_k0 = [(None, None)]
 
 
 @handle_th_errors
@@ -1466,7 +1465,7 @@ def dispatch_special_modified_bessel_k1_0(self: Any, kwargs: dict[str, Any]) -> 
         return call_out(ops.special_modified_bessel_k1_out, 'special_modified_bessel_k1', False, self, kwargs, out)
     return at.special_modified_bessel_k1(self=kwargs['self'])
 
-structseqs_special_modified_bessel_k1 = [(return_types.for_schema('special_modified_bessel_k1', ops.special_modified_bessel_k1.schema), return_types.for_schema('special_modified_bessel_k1_out', ops.special_modified_bessel_k1_out.schema))]
+structseqs_special_modified_bessel_k1 = [(None, None)]
 
 
 @handle_th_errors
@@ -1504,7 +1503,7 @@ def dispatch_special_scaled_modified_bessel_k0_0(self: Any, kwargs: dict[str, An
         return call_out(ops.special_scaled_modified_bessel_k0_out, 'special_scaled_modified_bessel_k0', False, self, kwargs, out)
     return at.special_scaled_modified_bessel_k0(self=kwargs['self'])
 
-structseqs_special_scaled_modified_bessel_k0 = [(return_types.for_schema('special_scaled_modified_bessel_k0', ops.special_scaled_modified_bessel_k0.schema), return_types.for_schema('special_scaled_modified_bessel_k0_out', ops.special_scaled_modified_bessel_k0_out.schema))]
+structseqs_special_scaled_modified_bessel_k0 = [(None, None)]
 
 
 @handle_th_errors
@@ -1542,7 +1541,7 @@ def dispatch_special_scaled_modified_bessel_k1_0(self: Any, kwargs: dict[str, An
         return call_out(ops.special_scaled_modified_bessel_k1_out, 'special_scaled_modified_bessel_k1', False, self, kwargs, out)
     return at.special_scaled_modified_bessel_k1(self=kwargs['self'])
 
-structseqs_special_scaled_modified_bessel_k1 = [(return_types.for_schema('special_scaled_modified_bessel_k1', ops.special_scaled_modified_bessel_k1.schema), return_types.for_schema('special_scaled_modified_bessel_k1_out', ops.special_scaled_modified_bessel_k1_out.schema))]
+structseqs_special_scaled_modified_bessel_k1 = [(None, None)]
 
 
 @handle_th_errors
@@ -1580,7 +1579,7 @@ def dispatch_special_spherical_bessel_j0_0(self: Any, kwargs: dict[str, Any]) ->
         return call_out(ops.special_spherical_bessel_j0_out, 'special_spherical_bessel_j0', False, self, kwargs, out)
     return at.special_spherical_bessel_j0(self=kwargs['self'])
 
-structseqs_special_spherical_bessel_j0 = [(return_types.for_schema('special_spherical_bessel_j0', ops.special_spherical_bessel_j0.schema), return_types.for_schema('special_spherical_bessel_j0_out', ops.special_spherical_bessel_j0_out.schema))]
+structseqs_special_spherical_bessel_j0 = [(None, None)]
 
 
 @handle_th_errors
@@ -1618,7 +1617,7 @@ def dispatch_special_bessel_y0_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_bessel_y0_out, 'special_bessel_y0', False, self, kwargs, out)
     return at.special_bessel_y0(self=kwargs['self'])
 
-structseqs_special_bessel_y0 = [(return_types.for_schema('special_bessel_y0', ops.special_bessel_y0.schema), return_types.for_schema('special_bessel_y0_out', ops.special_bessel_y0_out.schema))]
+structseqs_special_bessel_y0 = [(None, None)]
 
 
 @handle_th_errors
@@ -1656,7 +1655,7 @@ def dispatch_special_bessel_y1_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_bessel_y1_out, 'special_bessel_y1', False, self, kwargs, out)
     return at.special_bessel_y1(self=kwargs['self'])
 
-structseqs_special_bessel_y1 = [(return_types.for_schema('special_bessel_y1', ops.special_bessel_y1.schema), return_types.for_schema('special_bessel_y1_out', ops.special_bessel_y1_out.schema))]
+structseqs_special_bessel_y1 = [(None, None)]
 
 
 @handle_th_errors
@@ -1694,7 +1693,7 @@ def dispatch_special_airy_ai_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_airy_ai_out, 'special_airy_ai', False, self, kwargs, out)
     return at.special_airy_ai(x=kwargs['x'])
 
-structseqs_special_airy_ai = [(return_types.for_schema('special_airy_ai', ops.special_airy_ai.schema), return_types.for_schema('special_airy_ai_out', ops.special_airy_ai_out.schema))]
+structseqs_special_airy_ai = [(None, None)]
 
 
 @handle_th_errors
@@ -1732,7 +1731,7 @@ def dispatch_special_gammainc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_gammainc_out, 'special_gammainc', False, self, kwargs, out)
     return at.special_gammainc(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_special_gammainc = [(return_types.for_schema('special_gammainc', ops.special_gammainc.schema), return_types.for_schema('special_gammainc_out', ops.special_gammainc_out.schema))]
+structseqs_special_gammainc = [(None, None)]
 
 
 @handle_th_errors
@@ -1773,7 +1772,7 @@ def dispatch_special_gammaincc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_gammaincc_out, 'special_gammaincc', False, self, kwargs, out)
     return at.special_gammaincc(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_special_gammaincc = [(return_types.for_schema('special_gammaincc', ops.special_gammaincc.schema), return_types.for_schema('special_gammaincc_out', ops.special_gammaincc_out.schema))]
+structseqs_special_gammaincc = [(None, None)]
 
 
 @handle_th_errors
@@ -1814,7 +1813,7 @@ def dispatch_special_erfcx_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_erfcx_out, 'special_erfcx', False, self, kwargs, out)
     return at.special_erfcx(self=kwargs['self'])
 
-structseqs_special_erfcx = [(return_types.for_schema('special_erfcx', ops.special_erfcx.schema), return_types.for_schema('special_erfcx_out', ops.special_erfcx_out.schema))]
+structseqs_special_erfcx = [(None, None)]
 
 
 @handle_th_errors
@@ -1852,7 +1851,7 @@ def dispatch_special_log_ndtr_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.special_log_ndtr_out, 'special_log_ndtr', False, self, kwargs, out)
     return at.special_log_ndtr(self=kwargs['self'])
 
-structseqs_special_log_ndtr = [(return_types.for_schema('special_log_ndtr', ops.special_log_ndtr.schema), return_types.for_schema('special_log_ndtr_out', ops.special_log_ndtr_out.schema))]
+structseqs_special_log_ndtr = [(None, None)]
 
 
 @handle_th_errors

@@ -49,7 +49,7 @@ def dispatch_empty_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.empty(size=kwargs['size'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_empty = [(return_types.for_schema('empty', ops.empty_memory_format.schema), None)]
+structseqs_empty = [(None, None)]
 
 
 @handle_th_errors
@@ -98,7 +98,7 @@ def dispatch_empty_strided_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.empty_strided(size=kwargs['size'], stride=kwargs['stride'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_empty_strided = [(return_types.for_schema('empty_strided', ops.empty_strided.schema), None)]
+structseqs_empty_strided = [(None, None)]
 
 
 @handle_th_errors
@@ -165,7 +165,7 @@ def dispatch_rand_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.rand(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_rand = [(return_types.for_schema('rand', ops.rand_generator.schema), return_types.for_schema('rand_out', ops.rand_generator_out.schema)), (return_types.for_schema('rand', ops.rand.schema), return_types.for_schema('rand_out', ops.rand_out.schema))]
+structseqs_rand = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -235,7 +235,7 @@ def dispatch_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """select(Tensor input, int64_t dim, SymInt index): select.int"""
     return at.select(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'])
 
-structseqs_select = [(return_types.for_schema('select', ops.select_int.schema), None)]
+structseqs_select = [(None, None)]
 
 
 @handle_th_errors
@@ -273,7 +273,7 @@ def dispatch_as_strided_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """as_strided(Tensor input, SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None): as_strided"""
     return at.as_strided(self=kwargs['self'], size=kwargs['size'], stride=kwargs['stride'], storage_offset=kwargs['storage_offset'])
 
-structseqs_as_strided = [(return_types.for_schema('as_strided', ops.as_strided.schema), None)]
+structseqs_as_strided = [(None, None)]
 
 
 @handle_th_errors
@@ -337,7 +337,7 @@ def dispatch_add_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['other'] = kwargs['other']
     return at.add(**call_kwargs)
 
-structseqs_add = [(return_types.for_schema('add', ops.add_Tensor.schema), return_types.for_schema('add_out', ops.add_out.schema)), (return_types.for_schema('add', ops.add_Tensor.schema), return_types.for_schema('add_out', ops.add_out.schema))]
+structseqs_add = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -420,7 +420,7 @@ def dispatch__to_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at._to_copy(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs__to_copy = [(return_types.for_schema('_to_copy', ops._to_copy.schema), None)]
+structseqs__to_copy = [(None, None)]
 
 
 @handle_th_errors
@@ -472,7 +472,7 @@ def dispatch_empty_like_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.empty_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_empty_like = [(return_types.for_schema('empty_like', ops.empty_like.schema), None)]
+structseqs_empty_like = [(None, None)]
 
 
 @handle_th_errors
@@ -522,7 +522,7 @@ def dispatch_zeros_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.zeros(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_zeros = [(return_types.for_schema('zeros', ops.zeros.schema), return_types.for_schema('zeros_out', ops.zeros_out.schema))]
+structseqs_zeros = [(None, None)]
 
 
 @handle_th_errors
@@ -573,7 +573,7 @@ def dispatch_zeros_like_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.zeros_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_zeros_like = [(return_types.for_schema('zeros_like', ops.zeros_like.schema), None)]
+structseqs_zeros_like = [(None, None)]
 
 
 @handle_th_errors
@@ -623,7 +623,7 @@ def dispatch_ones_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.ones(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_ones = [(return_types.for_schema('ones', ops.ones.schema), return_types.for_schema('ones_out', ops.ones_out.schema))]
+structseqs_ones = [(None, None)]
 
 
 @handle_th_errors
@@ -674,7 +674,7 @@ def dispatch_ones_like_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.ones_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_ones_like = [(return_types.for_schema('ones_like', ops.ones_like.schema), None)]
+structseqs_ones_like = [(None, None)]
 
 
 @handle_th_errors
@@ -724,7 +724,7 @@ def dispatch_full_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.full(size=kwargs['size'], fill_value=kwargs['fill_value'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_full = [(return_types.for_schema('full', ops.full.schema), return_types.for_schema('full_out', ops.full_out.schema))]
+structseqs_full = [(None, None)]
 
 
 @handle_th_errors
@@ -778,7 +778,7 @@ def dispatch_full_like_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.full_like(self=kwargs['self'], fill_value=kwargs['fill_value'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_full_like = [(return_types.for_schema('full_like', ops.full_like.schema), None)]
+structseqs_full_like = [(None, None)]
 
 
 @handle_th_errors
@@ -838,7 +838,7 @@ def dispatch_rand_like_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.rand_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_rand_like = [(return_types.for_schema('rand_like', ops.rand_like_generator.schema), None), (return_types.for_schema('rand_like', ops.rand_like.schema), None)]
+structseqs_rand_like = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -921,7 +921,7 @@ def dispatch_randn_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.randn(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_randn = [(return_types.for_schema('randn', ops.randn_generator.schema), return_types.for_schema('randn_out', ops.randn_generator_out.schema)), (return_types.for_schema('randn', ops.randn.schema), return_types.for_schema('randn_out', ops.randn_out.schema))]
+structseqs_randn = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1004,7 +1004,7 @@ def dispatch_randn_like_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.randn_like(self=kwargs['self'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_randn_like = [(return_types.for_schema('randn_like', ops.randn_like_generator.schema), None), (return_types.for_schema('randn_like', ops.randn_like.schema), None)]
+structseqs_randn_like = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1149,7 +1149,7 @@ def dispatch_randint_3(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.randint(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_randint = [(return_types.for_schema('randint', ops.randint_generator.schema), return_types.for_schema('randint_out', ops.randint_generator_out.schema)), (return_types.for_schema('randint', ops.randint.schema), return_types.for_schema('randint_out', ops.randint_out.schema)), (return_types.for_schema('randint', ops.randint_low_generator.schema), return_types.for_schema('randint_out', ops.randint_low_generator_out.schema)), (return_types.for_schema('randint', ops.randint_low.schema), return_types.for_schema('randint_out', ops.randint_low_out.schema))]
+structseqs_randint = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1314,7 +1314,7 @@ def dispatch_randperm_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.randperm(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_randperm = [(return_types.for_schema('randperm', ops.randperm_generator.schema), return_types.for_schema('randperm_out', ops.randperm_generator_out.schema)), (return_types.for_schema('randperm', ops.randperm.schema), return_types.for_schema('randperm_out', ops.randperm_out.schema))]
+structseqs_randperm = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1417,7 +1417,7 @@ def dispatch_randint_like_3(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.randint_like(self=kwargs['self'], low=kwargs['low'], high=kwargs['high'], memory_format=kwargs['memory_format'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_randint_like = [(return_types.for_schema('randint_like', ops.randint_like_generator.schema), None), (return_types.for_schema('randint_like', ops.randint_like.schema), None), (return_types.for_schema('randint_like', ops.randint_like_low_generator_dtype.schema), None), (return_types.for_schema('randint_like', ops.randint_like_low_dtype.schema), None)]
+structseqs_randint_like = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1576,7 +1576,7 @@ def dispatch_arange_2(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.arange(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_arange = [(return_types.for_schema('arange', ops.arange.schema), return_types.for_schema('arange_out', ops.arange_out.schema)), (return_types.for_schema('arange', ops.arange_start.schema), None), (return_types.for_schema('arange', ops.arange_start_step.schema), return_types.for_schema('arange_out', ops.arange_start_out.schema))]
+structseqs_arange = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1719,7 +1719,7 @@ def dispatch_linspace_3(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.linspace(start=kwargs['start'], end=kwargs['end'], steps=kwargs['steps'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_linspace = [(return_types.for_schema('linspace', ops.linspace_Tensor_Tensor.schema), return_types.for_schema('linspace_out', ops.linspace_Tensor_Tensor_out.schema)), (return_types.for_schema('linspace', ops.linspace_Scalar_Tensor.schema), return_types.for_schema('linspace_out', ops.linspace_Scalar_Tensor_out.schema)), (return_types.for_schema('linspace', ops.linspace_Tensor_Scalar.schema), return_types.for_schema('linspace_out', ops.linspace_Tensor_Scalar_out.schema)), (return_types.for_schema('linspace', ops.linspace.schema), return_types.for_schema('linspace_out', ops.linspace_out.schema))]
+structseqs_linspace = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1939,7 +1939,7 @@ def dispatch_logspace_3(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.logspace(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_logspace = [(return_types.for_schema('logspace', ops.logspace_Tensor_Tensor.schema), return_types.for_schema('logspace_out', ops.logspace_Tensor_Tensor_out.schema)), (return_types.for_schema('logspace', ops.logspace_Scalar_Tensor.schema), return_types.for_schema('logspace_out', ops.logspace_Scalar_Tensor_out.schema)), (return_types.for_schema('logspace', ops.logspace_Tensor_Scalar.schema), return_types.for_schema('logspace_out', ops.logspace_Tensor_Scalar_out.schema)), (return_types.for_schema('logspace', ops.logspace.schema), return_types.for_schema('logspace_out', ops.logspace_out.schema))]
+structseqs_logspace = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2113,7 +2113,7 @@ def dispatch_eye_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.eye(n=kwargs['n'], m=kwargs['m'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_eye = [(return_types.for_schema('eye', ops.eye.schema), return_types.for_schema('eye_out', ops.eye_out.schema)), (return_types.for_schema('eye', ops.eye_m.schema), return_types.for_schema('eye_out', ops.eye_m_out.schema))]
+structseqs_eye = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2192,7 +2192,7 @@ def dispatch_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """fill(Tensor input, Scalar value): fill.Scalar"""
     return at.fill(self=kwargs['self'], value=kwargs['value'])
 
-structseqs_fill = [(return_types.for_schema('fill', ops.fill_Tensor.schema), None), (return_types.for_schema('fill', ops.fill_Scalar.schema), None)]
+structseqs_fill = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2244,7 +2244,7 @@ def dispatch_fill__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """fill_(Tensor input, Scalar value): fill_.Scalar"""
     return at.fill_(self=kwargs['self'], value=kwargs['value'])
 
-structseqs_fill_ = [(return_types.for_schema('fill_', ops.fill__Tensor.schema), None), (return_types.for_schema('fill_', ops.fill__Scalar.schema), None)]
+structseqs_fill_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2289,7 +2289,7 @@ def dispatch_zero__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """zero_(Tensor input): zero_"""
     return at.zero_(self=kwargs['self'])
 
-structseqs_zero_ = [(return_types.for_schema('zero_', ops.zero_.schema), None)]
+structseqs_zero_ = [(None, None)]
 
 
 @handle_th_errors
@@ -2328,7 +2328,7 @@ def dispatch_cat_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.cat(**call_kwargs)
 
-structseqs_cat = [(return_types.for_schema('cat', ops.cat.schema), return_types.for_schema('cat_out', ops.cat_out.schema))]
+structseqs_cat = [(None, None)]
 
 
 @handle_th_errors
@@ -2373,7 +2373,7 @@ def dispatch_stack_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.stack(**call_kwargs)
 
-structseqs_stack = [(return_types.for_schema('stack', ops.stack.schema), return_types.for_schema('stack_out', ops.stack_out.schema))]
+structseqs_stack = [(None, None)]
 
 
 @handle_th_errors
@@ -2411,7 +2411,7 @@ def dispatch__local_scalar_dense_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_local_scalar_dense(Tensor input): _local_scalar_dense"""
     return at._local_scalar_dense(self=kwargs['self'])
 
-structseqs__local_scalar_dense = [(return_types.for_schema('_local_scalar_dense', ops._local_scalar_dense.schema), None)]
+structseqs__local_scalar_dense = [(None, None)]
 
 
 @handle_th_errors
@@ -2443,7 +2443,7 @@ def dispatch_is_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """is_nonzero(Tensor input): is_nonzero"""
     return at.is_nonzero(self=kwargs['self'])
 
-structseqs_is_nonzero = [(return_types.for_schema('is_nonzero', ops.is_nonzero.schema), None)]
+structseqs_is_nonzero = [(None, None)]
 
 
 @handle_th_errors
@@ -2475,7 +2475,7 @@ def dispatch_lift_fresh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """lift_fresh(Tensor input): lift_fresh"""
     return at.lift_fresh(self=kwargs['self'])
 
-structseqs_lift_fresh = [(return_types.for_schema('lift_fresh', ops.lift_fresh.schema), None)]
+structseqs_lift_fresh = [(None, None)]
 
 
 @handle_th_errors
@@ -2507,7 +2507,7 @@ def dispatch_detach_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """detach(Tensor input): detach"""
     return at.detach(self=kwargs['self'])
 
-structseqs_detach = [(return_types.for_schema('detach', ops.detach.schema), None)]
+structseqs_detach = [(None, None)]
 
 
 @handle_th_errors
@@ -2539,7 +2539,7 @@ def dispatch_detach__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """detach_(Tensor input): detach_"""
     return at.detach_(self=kwargs['self'])
 
-structseqs_detach_ = [(return_types.for_schema('detach_', ops.detach_.schema), None)]
+structseqs_detach_ = [(None, None)]
 
 
 @handle_th_errors
@@ -2571,7 +2571,7 @@ def dispatch_resolve_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resolve_conj(Tensor input): resolve_conj"""
     return at.resolve_conj(self=kwargs['self'])
 
-structseqs_resolve_conj = [(return_types.for_schema('resolve_conj', ops.resolve_conj.schema), None)]
+structseqs_resolve_conj = [(None, None)]
 
 
 @handle_th_errors
@@ -2603,7 +2603,7 @@ def dispatch_resolve_neg_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resolve_neg(Tensor input): resolve_neg"""
     return at.resolve_neg(self=kwargs['self'])
 
-structseqs_resolve_neg = [(return_types.for_schema('resolve_neg', ops.resolve_neg.schema), None)]
+structseqs_resolve_neg = [(None, None)]
 
 
 @handle_th_errors
@@ -2635,7 +2635,7 @@ def dispatch_reshape_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reshape(Tensor input, SymIntArrayRef shape): reshape"""
     return at.reshape(self=kwargs['self'], shape=kwargs['shape'])
 
-structseqs_reshape = [(return_types.for_schema('reshape', ops.reshape.schema), None)]
+structseqs_reshape = [(None, None)]
 
 
 @handle_th_errors
@@ -2670,7 +2670,7 @@ def dispatch_narrow_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """narrow(Tensor input, int64_t dim, SymInt start, SymInt length): narrow"""
     return at.narrow(self=kwargs['self'], dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
 
-structseqs_narrow = [(return_types.for_schema('narrow', ops.narrow.schema), None)]
+structseqs_narrow = [(None, None)]
 
 
 @handle_th_errors
@@ -2711,7 +2711,7 @@ def dispatch_permute_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """permute(Tensor input, IntArrayRef dims): permute"""
     return at.permute(self=kwargs['self'], dims=kwargs['dims'])
 
-structseqs_permute = [(return_types.for_schema('permute', ops.permute.schema), None)]
+structseqs_permute = [(None, None)]
 
 
 @handle_th_errors
@@ -2746,7 +2746,7 @@ def dispatch_transpose_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """transpose(Tensor input, int64_t dim0, int64_t dim1): transpose.int"""
     return at.transpose(self=kwargs['self'], dim0=kwargs['dim0'], dim1=kwargs['dim1'])
 
-structseqs_transpose = [(return_types.for_schema('transpose', ops.transpose_int.schema), None)]
+structseqs_transpose = [(None, None)]
 
 
 @handle_th_errors
@@ -2784,7 +2784,7 @@ def dispatch_t_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """t(Tensor input): t"""
     return at.t(self=kwargs['self'])
 
-structseqs_t = [(return_types.for_schema('t', ops.t.schema), None)]
+structseqs_t = [(None, None)]
 
 
 @handle_th_errors
@@ -2816,7 +2816,7 @@ def dispatch_unsqueeze_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unsqueeze(Tensor input, int64_t dim): unsqueeze"""
     return at.unsqueeze(self=kwargs['self'], dim=kwargs['dim'])
 
-structseqs_unsqueeze = [(return_types.for_schema('unsqueeze', ops.unsqueeze.schema), None)]
+structseqs_unsqueeze = [(None, None)]
 
 
 @handle_th_errors
@@ -2865,7 +2865,7 @@ def dispatch_squeeze_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """squeeze(Tensor input, IntArrayRef dim): squeeze.dims"""
     return at.squeeze(self=kwargs['self'], dim=kwargs['dim'])
 
-structseqs_squeeze = [(return_types.for_schema('squeeze', ops.squeeze.schema), None), (return_types.for_schema('squeeze', ops.squeeze_dim.schema), None), (return_types.for_schema('squeeze', ops.squeeze_dims.schema), None)]
+structseqs_squeeze = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2923,7 +2923,7 @@ def dispatch_flatten_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['end_dim'] = kwargs['end_dim']
     return at.flatten(**call_kwargs)
 
-structseqs_flatten = [(return_types.for_schema('flatten', ops.flatten_using_ints.schema), None)]
+structseqs_flatten = [(None, None)]
 
 
 @handle_th_errors
@@ -2965,7 +2965,7 @@ def dispatch_unflatten_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unflatten(Tensor input, int64_t dim, SymIntArrayRef sizes): unflatten.int"""
     return at.unflatten(self=kwargs['self'], dim=kwargs['dim'], sizes=kwargs['sizes'])
 
-structseqs_unflatten = [(return_types.for_schema('unflatten', ops.unflatten_int.schema), None)]
+structseqs_unflatten = [(None, None)]
 
 
 @handle_th_errors
@@ -3011,7 +3011,7 @@ def dispatch_diagonal_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim2'] = kwargs['dim2']
     return at.diagonal(**call_kwargs)
 
-structseqs_diagonal = [(return_types.for_schema('diagonal', ops.diagonal.schema), None)]
+structseqs_diagonal = [(None, None)]
 
 
 @handle_th_errors
@@ -3063,7 +3063,7 @@ def dispatch_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.split(**call_kwargs)
 
-structseqs_split = [(return_types.for_schema('split', ops.split_Tensor.schema), None)]
+structseqs_split = [(None, None)]
 
 
 @handle_th_errors
@@ -3108,7 +3108,7 @@ def dispatch_split_with_sizes_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.split_with_sizes(**call_kwargs)
 
-structseqs_split_with_sizes = [(return_types.for_schema('split_with_sizes', ops.split_with_sizes.schema), None)]
+structseqs_split_with_sizes = [(None, None)]
 
 
 @handle_th_errors
@@ -3153,7 +3153,7 @@ def dispatch_chunk_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.chunk(**call_kwargs)
 
-structseqs_chunk = [(return_types.for_schema('chunk', ops.chunk.schema), None)]
+structseqs_chunk = [(None, None)]
 
 
 @handle_th_errors
@@ -3198,7 +3198,7 @@ def dispatch_unsafe_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.unsafe_split(**call_kwargs)
 
-structseqs_unsafe_split = [(return_types.for_schema('unsafe_split', ops.unsafe_split_Tensor.schema), None)]
+structseqs_unsafe_split = [(None, None)]
 
 
 @handle_th_errors
@@ -3243,7 +3243,7 @@ def dispatch_unsafe_chunk_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.unsafe_chunk(**call_kwargs)
 
-structseqs_unsafe_chunk = [(return_types.for_schema('unsafe_chunk', ops.unsafe_chunk.schema), None)]
+structseqs_unsafe_chunk = [(None, None)]
 
 
 @handle_th_errors
@@ -3287,7 +3287,7 @@ def dispatch_unbind_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.unbind(**call_kwargs)
 
-structseqs_unbind = [(return_types.for_schema('unbind', ops.unbind_int.schema), None)]
+structseqs_unbind = [(None, None)]
 
 
 @handle_th_errors
@@ -3324,7 +3324,7 @@ def dispatch_clone_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """clone(Tensor input, *, MemoryFormat? memory_format=None): clone"""
     return at.clone(self=kwargs['self'], memory_format=kwargs['memory_format'])
 
-structseqs_clone = [(return_types.for_schema('clone', ops.clone.schema), None)]
+structseqs_clone = [(None, None)]
 
 
 @handle_th_errors
@@ -3365,7 +3365,7 @@ def dispatch_sub_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.sub(**call_kwargs)
 
-structseqs_sub = [(return_types.for_schema('sub', ops.sub_Tensor.schema), return_types.for_schema('sub_out', ops.sub_out.schema))]
+structseqs_sub = [(None, None)]
 
 
 @handle_th_errors
@@ -3431,7 +3431,7 @@ def dispatch_rsub_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.rsub(**call_kwargs)
 
-structseqs_rsub = [(return_types.for_schema('rsub', ops.rsub_Tensor.schema), None), (return_types.for_schema('rsub', ops.rsub_Scalar.schema), None)]
+structseqs_rsub = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3489,7 +3489,7 @@ def dispatch_mul_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.mul_out, 'mul', False, self, kwargs, out)
     return at.mul(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_mul = [(return_types.for_schema('mul', ops.mul_Tensor.schema), return_types.for_schema('mul_out', ops.mul_out.schema))]
+structseqs_mul = [(None, None)]
 
 
 @handle_th_errors
@@ -3553,7 +3553,7 @@ def dispatch_div_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """div(Tensor input, Scalar other, *, str? rounding_mode): div.Scalar_mode"""
     return at.div(self=kwargs['self'], other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
 
-structseqs_div = [(return_types.for_schema('div', ops.div_Tensor.schema), return_types.for_schema('div_out', ops.div_out.schema)), (return_types.for_schema('div', ops.div_Tensor_mode.schema), return_types.for_schema('div_out', ops.div_out_mode.schema)), (return_types.for_schema('div', ops.div_Scalar_mode.schema), None)]
+structseqs_div = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3630,7 +3630,7 @@ def dispatch_true_divide_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """true_divide(Tensor input, Tensor other): true_divide.Tensor"""
     return at.true_divide(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_true_divide = [(return_types.for_schema('true_divide', ops.true_divide_Tensor.schema), None)]
+structseqs_true_divide = [(None, None)]
 
 
 @handle_th_errors
@@ -3679,7 +3679,7 @@ def dispatch_floor_divide_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """floor_divide(Tensor input, Scalar other): floor_divide.Scalar"""
     return at.floor_divide(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_floor_divide = [(return_types.for_schema('floor_divide', ops.floor_divide.schema), return_types.for_schema('floor_divide_out', ops.floor_divide_out.schema)), (return_types.for_schema('floor_divide', ops.floor_divide_Scalar.schema), None)]
+structseqs_floor_divide = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3755,7 +3755,7 @@ def dispatch_remainder_2(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.remainder_Scalar_out, 'remainder', False, self, kwargs, out)
     return at.remainder(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_remainder = [(return_types.for_schema('remainder', ops.remainder_Tensor.schema), return_types.for_schema('remainder_out', ops.remainder_Tensor_out.schema)), (return_types.for_schema('remainder', ops.remainder_Scalar_Tensor.schema), None), (return_types.for_schema('remainder', ops.remainder_Scalar.schema), return_types.for_schema('remainder_out', ops.remainder_Scalar_out.schema))]
+structseqs_remainder = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3819,7 +3819,7 @@ def dispatch_maximum_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.maximum_out, 'maximum', False, self, kwargs, out)
     return at.maximum(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_maximum = [(return_types.for_schema('maximum', ops.maximum.schema), return_types.for_schema('maximum_out', ops.maximum_out.schema))]
+structseqs_maximum = [(None, None)]
 
 
 @handle_th_errors
@@ -3860,7 +3860,7 @@ def dispatch_minimum_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.minimum_out, 'minimum', False, self, kwargs, out)
     return at.minimum(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_minimum = [(return_types.for_schema('minimum', ops.minimum.schema), return_types.for_schema('minimum_out', ops.minimum_out.schema))]
+structseqs_minimum = [(None, None)]
 
 
 @handle_th_errors
@@ -3926,7 +3926,7 @@ def dispatch_max_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.max(**call_kwargs)
 
-structseqs_max = [(return_types.for_schema('max', ops.max.schema), return_types.for_schema('max_out', ops.max_unary_out.schema)), (return_types.for_schema('max', ops.max_other.schema), return_types.for_schema('max_out', ops.max_out.schema)), (return_types.for_schema('max', ops.max_dim.schema), return_types.for_schema('max_out', ops.max_dim_max.schema))]
+structseqs_max = [(None, None), (None, None), (return_types.for_schema('max', ops.max_dim.schema), return_types.for_schema('max_out', ops.max_dim_max.schema))]
 
 
 @handle_th_errors
@@ -4016,7 +4016,7 @@ def dispatch_min_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.min(**call_kwargs)
 
-structseqs_min = [(return_types.for_schema('min', ops.min.schema), return_types.for_schema('min_out', ops.min_unary_out.schema)), (return_types.for_schema('min', ops.min_other.schema), return_types.for_schema('min_out', ops.min_out.schema)), (return_types.for_schema('min', ops.min_dim.schema), return_types.for_schema('min_out', ops.min_dim_min.schema))]
+structseqs_min = [(None, None), (None, None), (return_types.for_schema('min', ops.min_dim.schema), return_types.for_schema('min_out', ops.min_dim_min.schema))]
 
 
 @handle_th_errors
@@ -4091,7 +4091,7 @@ def dispatch_eq_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.eq_Scalar_out, 'eq', False, self, kwargs, out)
     return at.eq(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_eq = [(return_types.for_schema('eq', ops.eq_Tensor.schema), return_types.for_schema('eq_out', ops.eq_Tensor_out.schema)), (return_types.for_schema('eq', ops.eq_Scalar.schema), return_types.for_schema('eq_out', ops.eq_Scalar_out.schema))]
+structseqs_eq = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4155,7 +4155,7 @@ def dispatch_ne_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.ne_Scalar_out, 'ne', False, self, kwargs, out)
     return at.ne(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_ne = [(return_types.for_schema('ne', ops.ne_Tensor.schema), return_types.for_schema('ne_out', ops.ne_Tensor_out.schema)), (return_types.for_schema('ne', ops.ne_Scalar.schema), return_types.for_schema('ne_out', ops.ne_Scalar_out.schema))]
+structseqs_ne = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4219,7 +4219,7 @@ def dispatch_lt_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.lt_Scalar_out, 'lt', False, self, kwargs, out)
     return at.lt(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_lt = [(return_types.for_schema('lt', ops.lt_Tensor.schema), return_types.for_schema('lt_out', ops.lt_Tensor_out.schema)), (return_types.for_schema('lt', ops.lt_Scalar.schema), return_types.for_schema('lt_out', ops.lt_Scalar_out.schema))]
+structseqs_lt = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4283,7 +4283,7 @@ def dispatch_le_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.le_Scalar_out, 'le', False, self, kwargs, out)
     return at.le(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_le = [(return_types.for_schema('le', ops.le_Tensor.schema), return_types.for_schema('le_out', ops.le_Tensor_out.schema)), (return_types.for_schema('le', ops.le_Scalar.schema), return_types.for_schema('le_out', ops.le_Scalar_out.schema))]
+structseqs_le = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4347,7 +4347,7 @@ def dispatch_gt_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.gt_Scalar_out, 'gt', False, self, kwargs, out)
     return at.gt(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_gt = [(return_types.for_schema('gt', ops.gt_Tensor.schema), return_types.for_schema('gt_out', ops.gt_Tensor_out.schema)), (return_types.for_schema('gt', ops.gt_Scalar.schema), return_types.for_schema('gt_out', ops.gt_Scalar_out.schema))]
+structseqs_gt = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4411,7 +4411,7 @@ def dispatch_ge_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.ge_Scalar_out, 'ge', False, self, kwargs, out)
     return at.ge(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_ge = [(return_types.for_schema('ge', ops.ge_Tensor.schema), return_types.for_schema('ge_out', ops.ge_Tensor_out.schema)), (return_types.for_schema('ge', ops.ge_Scalar.schema), return_types.for_schema('ge_out', ops.ge_Scalar_out.schema))]
+structseqs_ge = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4465,7 +4465,7 @@ def dispatch_logical_and_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.logical_and_out, 'logical_and', False, self, kwargs, out)
     return at.logical_and(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_logical_and = [(return_types.for_schema('logical_and', ops.logical_and.schema), return_types.for_schema('logical_and_out', ops.logical_and_out.schema))]
+structseqs_logical_and = [(None, None)]
 
 
 @handle_th_errors
@@ -4506,7 +4506,7 @@ def dispatch_logical_or_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.logical_or_out, 'logical_or', False, self, kwargs, out)
     return at.logical_or(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_logical_or = [(return_types.for_schema('logical_or', ops.logical_or.schema), return_types.for_schema('logical_or_out', ops.logical_or_out.schema))]
+structseqs_logical_or = [(None, None)]
 
 
 @handle_th_errors
@@ -4557,7 +4557,7 @@ def dispatch_bitwise_and_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bitwise_and_Scalar_out, 'bitwise_and', False, self, kwargs, out)
     return at.bitwise_and(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_bitwise_and = [(return_types.for_schema('bitwise_and', ops.bitwise_and_Tensor.schema), return_types.for_schema('bitwise_and_out', ops.bitwise_and_Tensor_out.schema)), (return_types.for_schema('bitwise_and', ops.bitwise_and_Scalar.schema), return_types.for_schema('bitwise_and_out', ops.bitwise_and_Scalar_out.schema))]
+structseqs_bitwise_and = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4615,7 +4615,7 @@ def dispatch___and___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__and__(Tensor input, Scalar other): __and__.Scalar"""
     return at.__and__(self=kwargs['self'], other=kwargs['other'])
 
-structseqs___and__ = [(return_types.for_schema('__and__', ops.__and___Tensor.schema), None), (return_types.for_schema('__and__', ops.__and___Scalar.schema), None)]
+structseqs___and__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4673,7 +4673,7 @@ def dispatch_bitwise_or_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bitwise_or_Scalar_out, 'bitwise_or', False, self, kwargs, out)
     return at.bitwise_or(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_bitwise_or = [(return_types.for_schema('bitwise_or', ops.bitwise_or_Tensor.schema), return_types.for_schema('bitwise_or_out', ops.bitwise_or_Tensor_out.schema)), (return_types.for_schema('bitwise_or', ops.bitwise_or_Scalar.schema), return_types.for_schema('bitwise_or_out', ops.bitwise_or_Scalar_out.schema))]
+structseqs_bitwise_or = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4731,7 +4731,7 @@ def dispatch___or___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__or__(Tensor input, Scalar other): __or__.Scalar"""
     return at.__or__(self=kwargs['self'], other=kwargs['other'])
 
-structseqs___or__ = [(return_types.for_schema('__or__', ops.__or___Tensor.schema), None), (return_types.for_schema('__or__', ops.__or___Scalar.schema), None)]
+structseqs___or__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4799,7 +4799,7 @@ def dispatch_pow_2(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.pow_Tensor_Scalar_out, 'pow', False, self, kwargs, out)
     return at.pow(self=kwargs['self'], exponent=kwargs['exponent'])
 
-structseqs_pow = [(return_types.for_schema('pow', ops.pow_Tensor_Tensor.schema), return_types.for_schema('pow_out', ops.pow_Tensor_Tensor_out.schema)), (return_types.for_schema('pow', ops.pow_Scalar.schema), return_types.for_schema('pow_out', ops.pow_Scalar_out.schema)), (return_types.for_schema('pow', ops.pow_Tensor_Scalar.schema), return_types.for_schema('pow_out', ops.pow_Tensor_Scalar_out.schema))]
+structseqs_pow = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4866,7 +4866,7 @@ def dispatch_neg_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.neg_out, 'neg', False, self, kwargs, out)
     return at.neg(self=kwargs['self'])
 
-structseqs_neg = [(return_types.for_schema('neg', ops.neg.schema), return_types.for_schema('neg_out', ops.neg_out.schema))]
+structseqs_neg = [(None, None)]
 
 
 @handle_th_errors
@@ -4901,7 +4901,7 @@ def dispatch_neg__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """neg_(Tensor input): neg_"""
     return at.neg_(self=kwargs['self'])
 
-structseqs_neg_ = [(return_types.for_schema('neg_', ops.neg_.schema), None)]
+structseqs_neg_ = [(None, None)]
 
 
 @handle_th_errors
@@ -4936,7 +4936,7 @@ def dispatch_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.exp_out, 'exp', False, self, kwargs, out)
     return at.exp(self=kwargs['self'])
 
-structseqs_exp = [(return_types.for_schema('exp', ops.exp.schema), return_types.for_schema('exp_out', ops.exp_out.schema))]
+structseqs_exp = [(None, None)]
 
 
 @handle_th_errors
@@ -4971,7 +4971,7 @@ def dispatch_exp__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """exp_(Tensor input): exp_"""
     return at.exp_(self=kwargs['self'])
 
-structseqs_exp_ = [(return_types.for_schema('exp_', ops.exp_.schema), None)]
+structseqs_exp_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5006,7 +5006,7 @@ def dispatch_log_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.log_out, 'log', False, self, kwargs, out)
     return at.log(self=kwargs['self'])
 
-structseqs_log = [(return_types.for_schema('log', ops.log.schema), return_types.for_schema('log_out', ops.log_out.schema))]
+structseqs_log = [(None, None)]
 
 
 @handle_th_errors
@@ -5041,7 +5041,7 @@ def dispatch_log__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log_(Tensor input): log_"""
     return at.log_(self=kwargs['self'])
 
-structseqs_log_ = [(return_types.for_schema('log_', ops.log_.schema), None)]
+structseqs_log_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5076,7 +5076,7 @@ def dispatch_sqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sqrt_out, 'sqrt', False, self, kwargs, out)
     return at.sqrt(self=kwargs['self'])
 
-structseqs_sqrt = [(return_types.for_schema('sqrt', ops.sqrt.schema), return_types.for_schema('sqrt_out', ops.sqrt_out.schema))]
+structseqs_sqrt = [(None, None)]
 
 
 @handle_th_errors
@@ -5111,7 +5111,7 @@ def dispatch_sqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sqrt_(Tensor input): sqrt_"""
     return at.sqrt_(self=kwargs['self'])
 
-structseqs_sqrt_ = [(return_types.for_schema('sqrt_', ops.sqrt_.schema), None)]
+structseqs_sqrt_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5146,7 +5146,7 @@ def dispatch_sin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sin_out, 'sin', False, self, kwargs, out)
     return at.sin(self=kwargs['self'])
 
-structseqs_sin = [(return_types.for_schema('sin', ops.sin.schema), return_types.for_schema('sin_out', ops.sin_out.schema))]
+structseqs_sin = [(None, None)]
 
 
 @handle_th_errors
@@ -5181,7 +5181,7 @@ def dispatch_sin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sin_(Tensor input): sin_"""
     return at.sin_(self=kwargs['self'])
 
-structseqs_sin_ = [(return_types.for_schema('sin_', ops.sin_.schema), None)]
+structseqs_sin_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5216,7 +5216,7 @@ def dispatch_cos_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.cos_out, 'cos', False, self, kwargs, out)
     return at.cos(self=kwargs['self'])
 
-structseqs_cos = [(return_types.for_schema('cos', ops.cos.schema), return_types.for_schema('cos_out', ops.cos_out.schema))]
+structseqs_cos = [(None, None)]
 
 
 @handle_th_errors
@@ -5251,7 +5251,7 @@ def dispatch_cos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cos_(Tensor input): cos_"""
     return at.cos_(self=kwargs['self'])
 
-structseqs_cos_ = [(return_types.for_schema('cos_', ops.cos_.schema), None)]
+structseqs_cos_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5286,7 +5286,7 @@ def dispatch_tanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.tanh_out, 'tanh', False, self, kwargs, out)
     return at.tanh(self=kwargs['self'])
 
-structseqs_tanh = [(return_types.for_schema('tanh', ops.tanh.schema), return_types.for_schema('tanh_out', ops.tanh_out.schema))]
+structseqs_tanh = [(None, None)]
 
 
 @handle_th_errors
@@ -5321,7 +5321,7 @@ def dispatch_tanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tanh_(Tensor input): tanh_"""
     return at.tanh_(self=kwargs['self'])
 
-structseqs_tanh_ = [(return_types.for_schema('tanh_', ops.tanh_.schema), None)]
+structseqs_tanh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5356,7 +5356,7 @@ def dispatch_sigmoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sigmoid_out, 'sigmoid', False, self, kwargs, out)
     return at.sigmoid(self=kwargs['self'])
 
-structseqs_sigmoid = [(return_types.for_schema('sigmoid', ops.sigmoid.schema), return_types.for_schema('sigmoid_out', ops.sigmoid_out.schema))]
+structseqs_sigmoid = [(None, None)]
 
 
 @handle_th_errors
@@ -5391,7 +5391,7 @@ def dispatch_sigmoid__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sigmoid_(Tensor input): sigmoid_"""
     return at.sigmoid_(self=kwargs['self'])
 
-structseqs_sigmoid_ = [(return_types.for_schema('sigmoid_', ops.sigmoid_.schema), None)]
+structseqs_sigmoid_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5426,7 +5426,7 @@ def dispatch_reciprocal_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.reciprocal_out, 'reciprocal', False, self, kwargs, out)
     return at.reciprocal(self=kwargs['self'])
 
-structseqs_reciprocal = [(return_types.for_schema('reciprocal', ops.reciprocal.schema), return_types.for_schema('reciprocal_out', ops.reciprocal_out.schema))]
+structseqs_reciprocal = [(None, None)]
 
 
 @handle_th_errors
@@ -5461,7 +5461,7 @@ def dispatch_reciprocal__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reciprocal_(Tensor input): reciprocal_"""
     return at.reciprocal_(self=kwargs['self'])
 
-structseqs_reciprocal_ = [(return_types.for_schema('reciprocal_', ops.reciprocal_.schema), None)]
+structseqs_reciprocal_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5496,7 +5496,7 @@ def dispatch_bitwise_not_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bitwise_not_out, 'bitwise_not', False, self, kwargs, out)
     return at.bitwise_not(self=kwargs['self'])
 
-structseqs_bitwise_not = [(return_types.for_schema('bitwise_not', ops.bitwise_not.schema), return_types.for_schema('bitwise_not_out', ops.bitwise_not_out.schema))]
+structseqs_bitwise_not = [(None, None)]
 
 
 @handle_th_errors
@@ -5534,7 +5534,7 @@ def dispatch_logical_not_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.logical_not_out, 'logical_not', False, self, kwargs, out)
     return at.logical_not(self=kwargs['self'])
 
-structseqs_logical_not = [(return_types.for_schema('logical_not', ops.logical_not.schema), return_types.for_schema('logical_not_out', ops.logical_not_out.schema))]
+structseqs_logical_not = [(None, None)]
 
 
 @handle_th_errors
@@ -5572,7 +5572,7 @@ def dispatch_abs_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.abs_out, 'abs', False, self, kwargs, out)
     return at.abs(self=kwargs['self'])
 
-structseqs_abs = [(return_types.for_schema('abs', ops.abs.schema), return_types.for_schema('abs_out', ops.abs_out.schema))]
+structseqs_abs = [(None, None)]
 
 
 @handle_th_errors
@@ -5607,7 +5607,7 @@ def dispatch_abs__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """abs_(Tensor input): abs_"""
     return at.abs_(self=kwargs['self'])
 
-structseqs_abs_ = [(return_types.for_schema('abs_', ops.abs_.schema), None)]
+structseqs_abs_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5639,7 +5639,7 @@ def dispatch_relu_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu(Tensor input): relu"""
     return at.relu(self=kwargs['self'])
 
-structseqs_relu = [(return_types.for_schema('relu', ops.relu.schema), None)]
+structseqs_relu = [(None, None)]
 
 
 @handle_th_errors
@@ -5671,7 +5671,7 @@ def dispatch_relu__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu_(Tensor input): relu_"""
     return at.relu_(self=kwargs['self'])
 
-structseqs_relu_ = [(return_types.for_schema('relu_', ops.relu_.schema), None)]
+structseqs_relu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5703,7 +5703,7 @@ def dispatch_selu_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """selu(Tensor input): selu"""
     return at.selu(self=kwargs['self'])
 
-structseqs_selu = [(return_types.for_schema('selu', ops.selu.schema), None)]
+structseqs_selu = [(None, None)]
 
 
 @handle_th_errors
@@ -5735,7 +5735,7 @@ def dispatch_selu__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """selu_(Tensor input): selu_"""
     return at.selu_(self=kwargs['self'])
 
-structseqs_selu_ = [(return_types.for_schema('selu_', ops.selu_.schema), None)]
+structseqs_selu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5771,7 +5771,7 @@ def dispatch_celu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.celu(**call_kwargs)
 
-structseqs_celu = [(return_types.for_schema('celu', ops.celu.schema), None)]
+structseqs_celu = [(None, None)]
 
 
 @handle_th_errors
@@ -5812,7 +5812,7 @@ def dispatch_celu__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.celu_(**call_kwargs)
 
-structseqs_celu_ = [(return_types.for_schema('celu_', ops.celu_.schema), None)]
+structseqs_celu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5852,7 +5852,7 @@ def dispatch_threshold_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.threshold_out, 'threshold', False, self, kwargs, out)
     return at.threshold(self=kwargs['self'], threshold=kwargs['threshold'], value=kwargs['value'])
 
-structseqs_threshold = [(return_types.for_schema('threshold', ops.threshold.schema), return_types.for_schema('threshold_out', ops.threshold_out.schema))]
+structseqs_threshold = [(None, None)]
 
 
 @handle_th_errors
@@ -5893,7 +5893,7 @@ def dispatch_threshold__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """threshold_(Tensor input, Scalar threshold, Scalar value): threshold_"""
     return at.threshold_(self=kwargs['self'], threshold=kwargs['threshold'], value=kwargs['value'])
 
-structseqs_threshold_ = [(return_types.for_schema('threshold_', ops.threshold_.schema), None)]
+structseqs_threshold_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5938,7 +5938,7 @@ def dispatch_hardshrink_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['lambd'] = kwargs['lambd']
     return at.hardshrink(**call_kwargs)
 
-structseqs_hardshrink = [(return_types.for_schema('hardshrink', ops.hardshrink.schema), return_types.for_schema('hardshrink_out', ops.hardshrink_out.schema))]
+structseqs_hardshrink = [(None, None)]
 
 
 @handle_th_errors
@@ -5978,7 +5978,7 @@ def dispatch_prelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """prelu(Tensor input, Tensor weight): prelu"""
     return at.prelu(self=kwargs['self'], weight=kwargs['weight'])
 
-structseqs_prelu = [(return_types.for_schema('prelu', ops.prelu.schema), None)]
+structseqs_prelu = [(None, None)]
 
 
 @handle_th_errors
@@ -6013,7 +6013,7 @@ def dispatch__prelu_kernel_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_prelu_kernel(Tensor input, Tensor weight): _prelu_kernel"""
     return at._prelu_kernel(self=kwargs['self'], weight=kwargs['weight'])
 
-structseqs__prelu_kernel = [(return_types.for_schema('_prelu_kernel', ops._prelu_kernel.schema), None)]
+structseqs__prelu_kernel = [(None, None)]
 
 
 @handle_th_errors
@@ -6057,7 +6057,7 @@ def dispatch_rrelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return at.rrelu(**call_kwargs)
 
-structseqs_rrelu = [(return_types.for_schema('rrelu', ops.rrelu.schema), None)]
+structseqs_rrelu = [(None, None)]
 
 
 @handle_th_errors
@@ -6112,7 +6112,7 @@ def dispatch_rrelu__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return at.rrelu_(**call_kwargs)
 
-structseqs_rrelu_ = [(return_types.for_schema('rrelu_', ops.rrelu_.schema), None)]
+structseqs_rrelu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -6171,7 +6171,7 @@ def dispatch_clamp_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.clamp_out, 'clamp', False, self, kwargs, out)
     return at.clamp(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
 
-structseqs_clamp = [(return_types.for_schema('clamp', ops.clamp_Tensor.schema), return_types.for_schema('clamp_out', ops.clamp_Tensor_out.schema)), (return_types.for_schema('clamp', ops.clamp.schema), return_types.for_schema('clamp_out', ops.clamp_out.schema))]
+structseqs_clamp = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6235,7 +6235,7 @@ def dispatch_clamp__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_(Tensor input, Scalar? min=None, Scalar? max=None): clamp_"""
     return at.clamp_(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
 
-structseqs_clamp_ = [(return_types.for_schema('clamp_', ops.clamp__Tensor.schema), None), (return_types.for_schema('clamp_', ops.clamp_.schema), None)]
+structseqs_clamp_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6299,7 +6299,7 @@ def dispatch_clamp_min_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.clamp_min_out, 'clamp_min', False, self, kwargs, out)
     return at.clamp_min(self=kwargs['self'], min=kwargs['min'])
 
-structseqs_clamp_min = [(return_types.for_schema('clamp_min', ops.clamp_min_Tensor.schema), return_types.for_schema('clamp_min_out', ops.clamp_min_Tensor_out.schema)), (return_types.for_schema('clamp_min', ops.clamp_min.schema), return_types.for_schema('clamp_min_out', ops.clamp_min_out.schema))]
+structseqs_clamp_min = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6357,7 +6357,7 @@ def dispatch_clamp_min__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_min_(Tensor input, Scalar min): clamp_min_"""
     return at.clamp_min_(self=kwargs['self'], min=kwargs['min'])
 
-structseqs_clamp_min_ = [(return_types.for_schema('clamp_min_', ops.clamp_min__Tensor.schema), None), (return_types.for_schema('clamp_min_', ops.clamp_min_.schema), None)]
+structseqs_clamp_min_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6415,7 +6415,7 @@ def dispatch_clamp_max_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.clamp_max_out, 'clamp_max', False, self, kwargs, out)
     return at.clamp_max(self=kwargs['self'], max=kwargs['max'])
 
-structseqs_clamp_max = [(return_types.for_schema('clamp_max', ops.clamp_max_Tensor.schema), return_types.for_schema('clamp_max_out', ops.clamp_max_Tensor_out.schema)), (return_types.for_schema('clamp_max', ops.clamp_max.schema), return_types.for_schema('clamp_max_out', ops.clamp_max_out.schema))]
+structseqs_clamp_max = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6473,7 +6473,7 @@ def dispatch_clamp_max__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_max_(Tensor input, Scalar max): clamp_max_"""
     return at.clamp_max_(self=kwargs['self'], max=kwargs['max'])
 
-structseqs_clamp_max_ = [(return_types.for_schema('clamp_max_', ops.clamp_max__Tensor.schema), None), (return_types.for_schema('clamp_max_', ops.clamp_max_.schema), None)]
+structseqs_clamp_max_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6549,7 +6549,7 @@ def dispatch_where_4(self: Any, kwargs: dict[str, Any]) -> Any:
     """where(Tensor condition, Scalar self, Scalar other): where.Scalar"""
     return at.where(condition=kwargs['condition'], self=kwargs['self'], other=kwargs['other'])
 
-structseqs_where = [(return_types.for_schema('where', ops.where.schema), None), (return_types.for_schema('where', ops.where_self.schema), return_types.for_schema('where_out', ops.where_self_out.schema)), (return_types.for_schema('where', ops.where_ScalarSelf.schema), None), (return_types.for_schema('where', ops.where_ScalarOther.schema), None), (return_types.for_schema('where', ops.where_Scalar.schema), None)]
+structseqs_where = [(None, None), (None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6639,7 +6639,7 @@ def dispatch_scalar_tensor_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.scalar_tensor(s=kwargs['s'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_scalar_tensor = [(return_types.for_schema('scalar_tensor', ops.scalar_tensor.schema), None)]
+structseqs_scalar_tensor = [(None, None)]
 
 
 @handle_th_errors
@@ -6691,7 +6691,7 @@ def dispatch_masked_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_fill(Tensor input, Tensor mask, Scalar value): masked_fill.Scalar"""
     return at.masked_fill(self=kwargs['self'], mask=kwargs['mask'], value=kwargs['value'])
 
-structseqs_masked_fill = [(return_types.for_schema('masked_fill', ops.masked_fill_Tensor.schema), None), (return_types.for_schema('masked_fill', ops.masked_fill_Scalar.schema), None)]
+structseqs_masked_fill = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6763,7 +6763,7 @@ def dispatch_result_type_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """result_type(Scalar scalar1, Scalar scalar2): result_type.Scalar_Scalar"""
     return at.result_type(scalar1=kwargs['scalar1'], scalar2=kwargs['scalar2'])
 
-structseqs_result_type = [(return_types.for_schema('result_type', ops.result_type_Tensor.schema), None), (return_types.for_schema('result_type', ops.result_type_Scalar_Tensor.schema), None), (return_types.for_schema('result_type', ops.result_type_Scalar.schema), None), (return_types.for_schema('result_type', ops.result_type_Scalar_Scalar.schema), None)]
+structseqs_result_type = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6828,7 +6828,7 @@ def dispatch_can_cast_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """can_cast(ScalarType from_, ScalarType to): can_cast"""
     return at.can_cast(from_=kwargs['from_'], to=kwargs['to'])
 
-structseqs_can_cast = [(return_types.for_schema('can_cast', ops.can_cast.schema), None)]
+structseqs_can_cast = [(None, None)]
 
 
 @handle_th_errors
@@ -6863,7 +6863,7 @@ def dispatch_promote_types_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """promote_types(ScalarType type1, ScalarType type2): promote_types"""
     return at.promote_types(type1=kwargs['type1'], type2=kwargs['type2'])
 
-structseqs_promote_types = [(return_types.for_schema('promote_types', ops.promote_types.schema), None)]
+structseqs_promote_types = [(None, None)]
 
 
 @handle_th_errors
@@ -6898,7 +6898,7 @@ def dispatch_as_strided__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """as_strided_(Tensor input, SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None): as_strided_"""
     return at.as_strided_(self=kwargs['self'], size=kwargs['size'], stride=kwargs['stride'], storage_offset=kwargs['storage_offset'])
 
-structseqs_as_strided_ = [(return_types.for_schema('as_strided_', ops.as_strided_.schema), None)]
+structseqs_as_strided_ = [(None, None)]
 
 
 @handle_th_errors
@@ -6945,7 +6945,7 @@ def dispatch_index_put__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['accumulate'] = kwargs['accumulate']
     return at.index_put_(**call_kwargs)
 
-structseqs_index_put_ = [(return_types.for_schema('index_put_', ops.index_put_.schema), None)]
+structseqs_index_put_ = [(None, None)]
 
 
 @handle_th_errors
@@ -6990,7 +6990,7 @@ def dispatch_index_put_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['accumulate'] = kwargs['accumulate']
     return at.index_put(**call_kwargs)
 
-structseqs_index_put = [(return_types.for_schema('index_put', ops.index_put.schema), None)]
+structseqs_index_put = [(None, None)]
 
 
 @handle_th_errors
@@ -7029,7 +7029,7 @@ def dispatch_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """nonzero(Tensor input): nonzero"""
     return at.nonzero(self=kwargs['self'])
 
-structseqs_nonzero = [(return_types.for_schema('nonzero', ops.nonzero.schema), None)]
+structseqs_nonzero = [(None, None)]
 
 
 @handle_th_errors
@@ -7077,7 +7077,7 @@ def dispatch_sum_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.sum(**call_kwargs)
 
-structseqs_sum = [(return_types.for_schema('sum', ops.sum.schema), None), (return_types.for_schema('sum', ops.sum_dim_IntList.schema), return_types.for_schema('sum_out', ops.sum_IntList_out.schema))]
+structseqs_sum = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -7140,7 +7140,7 @@ def dispatch_nansum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.nansum(**call_kwargs)
 
-structseqs_nansum = [(return_types.for_schema('nansum', ops.nansum.schema), return_types.for_schema('nansum_out', ops.nansum_out.schema))]
+structseqs_nansum = [(None, None)]
 
 
 @handle_th_errors
@@ -7184,7 +7184,7 @@ def dispatch_trace_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """trace(Tensor input): trace"""
     return at.trace(self=kwargs['self'])
 
-structseqs_trace = [(return_types.for_schema('trace', ops.trace.schema), None)]
+structseqs_trace = [(None, None)]
 
 
 @handle_th_errors
@@ -7235,7 +7235,7 @@ def dispatch_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.mean(**call_kwargs)
 
-structseqs_mean = [(return_types.for_schema('mean', ops.mean.schema), return_types.for_schema('mean_out', ops.mean_out.schema)), (return_types.for_schema('mean', ops.mean_dim.schema), return_types.for_schema('mean_out', ops.mean_out.schema))]
+structseqs_mean = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -7301,7 +7301,7 @@ def dispatch_nanmean_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.nanmean(**call_kwargs)
 
-structseqs_nanmean = [(return_types.for_schema('nanmean', ops.nanmean.schema), return_types.for_schema('nanmean_out', ops.nanmean_out.schema))]
+structseqs_nanmean = [(None, None)]
 
 
 @handle_th_errors
@@ -7348,7 +7348,7 @@ def dispatch_renorm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.renorm_out, 'renorm', False, self, kwargs, out)
     return at.renorm(self=kwargs['self'], p=kwargs['p'], dim=kwargs['dim'], maxnorm=kwargs['maxnorm'])
 
-structseqs_renorm = [(return_types.for_schema('renorm', ops.renorm.schema), return_types.for_schema('renorm_out', ops.renorm_out.schema))]
+structseqs_renorm = [(None, None)]
 
 
 @handle_th_errors
@@ -7403,7 +7403,7 @@ def dispatch_diff_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['append'] = kwargs['append']
     return at.diff(**call_kwargs)
 
-structseqs_diff = [(return_types.for_schema('diff', ops.diff.schema), return_types.for_schema('diff_out', ops.diff_out.schema))]
+structseqs_diff = [(None, None)]
 
 
 @handle_th_errors
@@ -7459,7 +7459,7 @@ def dispatch_dist_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['p'] = kwargs['p']
     return at.dist(**call_kwargs)
 
-structseqs_dist = [(return_types.for_schema('dist', ops.dist.schema), None)]
+structseqs_dist = [(None, None)]
 
 
 @handle_th_errors
@@ -7515,7 +7515,7 @@ def dispatch_prod_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return at.prod(**call_kwargs)
 
-structseqs_prod = [(return_types.for_schema('prod', ops.prod.schema), None), (return_types.for_schema('prod', ops.prod_dim_int.schema), return_types.for_schema('prod_out', ops.prod_int_out.schema))]
+structseqs_prod = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -7584,7 +7584,7 @@ def dispatch_median_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.median(**call_kwargs)
 
-structseqs_median = [(return_types.for_schema('median', ops.median.schema), None), (return_types.for_schema('median', ops.median_dim.schema), return_types.for_schema('median_out', ops.median_dim_values.schema))]
+structseqs_median = [(None, None), (return_types.for_schema('median', ops.median_dim.schema), return_types.for_schema('median_out', ops.median_dim_values.schema))]
 
 
 @handle_th_errors
@@ -7645,7 +7645,7 @@ def dispatch_nanmedian_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.nanmedian(**call_kwargs)
 
-structseqs_nanmedian = [(return_types.for_schema('nanmedian', ops.nanmedian.schema), None), (return_types.for_schema('nanmedian', ops.nanmedian_dim.schema), return_types.for_schema('nanmedian_out', ops.nanmedian_dim_values.schema))]
+structseqs_nanmedian = [(None, None), (return_types.for_schema('nanmedian', ops.nanmedian_dim.schema), return_types.for_schema('nanmedian_out', ops.nanmedian_dim_values.schema))]
 
 
 @handle_th_errors
@@ -7699,7 +7699,7 @@ def dispatch_argmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.argmax(**call_kwargs)
 
-structseqs_argmax = [(return_types.for_schema('argmax', ops.argmax.schema), return_types.for_schema('argmax_out', ops.argmax_out.schema))]
+structseqs_argmax = [(None, None)]
 
 
 @handle_th_errors
@@ -7748,7 +7748,7 @@ def dispatch_argmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.argmin(**call_kwargs)
 
-structseqs_argmin = [(return_types.for_schema('argmin', ops.argmin.schema), return_types.for_schema('argmin_out', ops.argmin_out.schema))]
+structseqs_argmin = [(None, None)]
 
 
 @handle_th_errors
@@ -7823,7 +7823,7 @@ def dispatch_var_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return at.var(**call_kwargs)
 
-structseqs_var = [(return_types.for_schema('var', ops.var_dim.schema), None), (return_types.for_schema('var', ops.var_correction.schema), return_types.for_schema('var_out', ops.var_correction_out.schema)), (return_types.for_schema('var', ops.var.schema), None)]
+structseqs_var = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -7924,7 +7924,7 @@ def dispatch_var_mean_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return at.var_mean(**call_kwargs)
 
-structseqs_var_mean = [(return_types.for_schema('var_mean', ops.var_mean_dim.schema), None), (return_types.for_schema('var_mean', ops.var_mean_correction.schema), None), (return_types.for_schema('var_mean', ops.var_mean.schema), None)]
+structseqs_var_mean = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8025,7 +8025,7 @@ def dispatch_std_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return at.std(**call_kwargs)
 
-structseqs_std = [(return_types.for_schema('std', ops.std_dim.schema), None), (return_types.for_schema('std', ops.std_correction.schema), return_types.for_schema('std_out', ops.std_correction_out.schema)), (return_types.for_schema('std', ops.std.schema), None)]
+structseqs_std = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8126,7 +8126,7 @@ def dispatch_std_mean_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return at.std_mean(**call_kwargs)
 
-structseqs_std_mean = [(return_types.for_schema('std_mean', ops.std_mean_dim.schema), None), (return_types.for_schema('std_mean', ops.std_mean_correction.schema), None), (return_types.for_schema('std_mean', ops.std_mean.schema), None)]
+structseqs_std_mean = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8196,7 +8196,7 @@ def dispatch_cumsum_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.cumsum_out, 'cumsum', False, self, kwargs, out)
     return at.cumsum(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_cumsum = [(return_types.for_schema('cumsum', ops.cumsum.schema), return_types.for_schema('cumsum_out', ops.cumsum_out.schema))]
+structseqs_cumsum = [(None, None)]
 
 
 @handle_th_errors
@@ -8270,7 +8270,7 @@ def dispatch_all_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.all(**call_kwargs)
 
-structseqs_all = [(return_types.for_schema('all', ops.all.schema), return_types.for_schema('all_out', ops.all_all_out.schema)), (return_types.for_schema('all', ops.all_dims.schema), return_types.for_schema('all_out', ops.all_dims_out.schema)), (return_types.for_schema('all', ops.all_dim.schema), return_types.for_schema('all_out', ops.all_out.schema))]
+structseqs_all = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8370,7 +8370,7 @@ def dispatch_any_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.any(**call_kwargs)
 
-structseqs_any = [(return_types.for_schema('any', ops.any.schema), return_types.for_schema('any_out', ops.any_all_out.schema)), (return_types.for_schema('any', ops.any_dims.schema), return_types.for_schema('any_out', ops.any_dims_out.schema)), (return_types.for_schema('any', ops.any_dim.schema), return_types.for_schema('any_out', ops.any_out.schema))]
+structseqs_any = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8440,7 +8440,7 @@ def dispatch_mm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.mm_out, 'mm', False, self, kwargs, out)
     return at.mm(self=kwargs['self'], mat2=kwargs['mat2'])
 
-structseqs_mm = [(return_types.for_schema('mm', ops.mm.schema), return_types.for_schema('mm_out', ops.mm_out.schema))]
+structseqs_mm = [(None, None)]
 
 
 @handle_th_errors
@@ -8481,7 +8481,7 @@ def dispatch_bmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bmm_out, 'bmm', False, self, kwargs, out)
     return at.bmm(self=kwargs['self'], mat2=kwargs['mat2'])
 
-structseqs_bmm = [(return_types.for_schema('bmm', ops.bmm.schema), return_types.for_schema('bmm_out', ops.bmm_out.schema))]
+structseqs_bmm = [(None, None)]
 
 
 @handle_th_errors
@@ -8530,7 +8530,7 @@ def dispatch_baddbmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.baddbmm(**call_kwargs)
 
-structseqs_baddbmm = [(return_types.for_schema('baddbmm', ops.baddbmm.schema), return_types.for_schema('baddbmm_out', ops.baddbmm_out.schema))]
+structseqs_baddbmm = [(None, None)]
 
 
 @handle_th_errors
@@ -8611,7 +8611,7 @@ def dispatch_addmm_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.addmm(**call_kwargs)
 
-structseqs_addmm = [(return_types.for_schema('addmm', ops.addmm.schema), return_types.for_schema('addmm_out', ops.addmm_out.schema)), (return_types.for_schema('addmm', ops.addmm_dtype.schema), return_types.for_schema('addmm_out', ops.addmm_dtype_out.schema))]
+structseqs_addmm = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8702,7 +8702,7 @@ def dispatch_addmv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.addmv(**call_kwargs)
 
-structseqs_addmv = [(return_types.for_schema('addmv', ops.addmv.schema), return_types.for_schema('addmv_out', ops.addmv_out.schema))]
+structseqs_addmv = [(None, None)]
 
 
 @handle_th_errors
@@ -8761,7 +8761,7 @@ def dispatch_addmv__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.addmv_(**call_kwargs)
 
-structseqs_addmv_ = [(return_types.for_schema('addmv_', ops.addmv_.schema), None)]
+structseqs_addmv_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8812,7 +8812,7 @@ def dispatch_mv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.mv_out, 'mv', False, self, kwargs, out)
     return at.mv(self=kwargs['self'], vec=kwargs['vec'])
 
-structseqs_mv = [(return_types.for_schema('mv', ops.mv.schema), return_types.for_schema('mv_out', ops.mv_out.schema))]
+structseqs_mv = [(None, None)]
 
 
 @handle_th_errors
@@ -8853,7 +8853,7 @@ def dispatch_dot_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.dot_out, 'dot', False, self, kwargs, out)
     return at.dot(self=kwargs['self'], tensor=kwargs['tensor'])
 
-structseqs_dot = [(return_types.for_schema('dot', ops.dot.schema), return_types.for_schema('dot_out', ops.dot_out.schema))]
+structseqs_dot = [(None, None)]
 
 
 @handle_th_errors
@@ -8894,7 +8894,7 @@ def dispatch_vdot_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.vdot_out, 'vdot', False, self, kwargs, out)
     return at.vdot(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_vdot = [(return_types.for_schema('vdot', ops.vdot.schema), return_types.for_schema('vdot_out', ops.vdot_out.schema))]
+structseqs_vdot = [(None, None)]
 
 
 @handle_th_errors
@@ -8935,7 +8935,7 @@ def dispatch_matmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.matmul_out, 'matmul', False, self, kwargs, out)
     return at.matmul(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_matmul = [(return_types.for_schema('matmul', ops.matmul.schema), return_types.for_schema('matmul_out', ops.matmul_out.schema))]
+structseqs_matmul = [(None, None)]
 
 
 @handle_th_errors
@@ -8973,7 +8973,7 @@ def dispatch_adjoint_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """adjoint(Tensor input): adjoint"""
     return at.adjoint(self=kwargs['self'])
 
-structseqs_adjoint = [(return_types.for_schema('adjoint', ops.adjoint.schema), None)]
+structseqs_adjoint = [(None, None)]
 
 
 @handle_th_errors
@@ -9005,7 +9005,7 @@ def dispatch_numel_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """numel(Tensor input): numel"""
     return at.numel(self=kwargs['self'])
 
-structseqs_numel = [(return_types.for_schema('numel', ops.numel.schema), None)]
+structseqs_numel = [(None, None)]
 
 
 @handle_th_errors
@@ -9078,7 +9078,7 @@ def dispatch_normal_3(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.normal(mean=kwargs['mean'], std=kwargs['std'], size=kwargs['size'], generator=kwargs['generator'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_normal = [(return_types.for_schema('normal', ops.normal_Tensor_Tensor.schema), return_types.for_schema('normal_out', ops.normal_Tensor_Tensor_out.schema)), (return_types.for_schema('normal', ops.normal_Tensor_float.schema), return_types.for_schema('normal_out', ops.normal_Tensor_float_out.schema)), (return_types.for_schema('normal', ops.normal_float_Tensor.schema), return_types.for_schema('normal_out', ops.normal_float_Tensor_out.schema)), (return_types.for_schema('normal', ops.normal_float_float.schema), return_types.for_schema('normal_out', ops.normal_float_float_out.schema))]
+structseqs_normal = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -9185,7 +9185,7 @@ def dispatch_bernoulli_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bernoulli(Tensor input, double p, *, Generator? generator=None): bernoulli.p"""
     return at.bernoulli(self=kwargs['self'], p=kwargs['p'], generator=kwargs['generator'])
 
-structseqs_bernoulli = [(return_types.for_schema('bernoulli', ops.bernoulli.schema), return_types.for_schema('bernoulli_out', ops.bernoulli_out.schema)), (return_types.for_schema('bernoulli', ops.bernoulli_p.schema), None)]
+structseqs_bernoulli = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -9232,7 +9232,7 @@ def dispatch_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """inverse(Tensor input): inverse"""
     return at.inverse(self=kwargs['self'])
 
-structseqs_inverse = [(return_types.for_schema('inverse', ops.inverse.schema), None)]
+structseqs_inverse = [(None, None)]
 
 
 @handle_th_errors
@@ -9497,7 +9497,7 @@ def dispatch_cholesky_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['upper'] = kwargs['upper']
     return at.cholesky(**call_kwargs)
 
-structseqs_cholesky = [(return_types.for_schema('cholesky', ops.cholesky.schema), return_types.for_schema('cholesky_out', ops.cholesky_out.schema))]
+structseqs_cholesky = [(None, None)]
 
 
 @handle_th_errors
@@ -9542,7 +9542,7 @@ def dispatch_cholesky_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['upper'] = kwargs['upper']
     return at.cholesky_inverse(**call_kwargs)
 
-structseqs_cholesky_inverse = [(return_types.for_schema('cholesky_inverse', ops.cholesky_inverse.schema), return_types.for_schema('cholesky_inverse_out', ops.cholesky_inverse_out.schema))]
+structseqs_cholesky_inverse = [(None, None)]
 
 
 @handle_th_errors
@@ -9588,7 +9588,7 @@ def dispatch_cholesky_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['upper'] = kwargs['upper']
     return at.cholesky_solve(**call_kwargs)
 
-structseqs_cholesky_solve = [(return_types.for_schema('cholesky_solve', ops.cholesky_solve.schema), return_types.for_schema('cholesky_solve_out', ops.cholesky_solve_out.schema))]
+structseqs_cholesky_solve = [(None, None)]
 
 
 @handle_th_errors
@@ -9629,7 +9629,7 @@ def dispatch__cholesky_solve_helper_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_cholesky_solve_helper(Tensor input, Tensor A, bool upper): _cholesky_solve_helper"""
     return at._cholesky_solve_helper(self=kwargs['self'], A=kwargs['A'], upper=kwargs['upper'])
 
-structseqs__cholesky_solve_helper = [(return_types.for_schema('_cholesky_solve_helper', ops._cholesky_solve_helper.schema), None)]
+structseqs__cholesky_solve_helper = [(None, None)]
 
 
 @handle_th_errors
@@ -9810,7 +9810,7 @@ def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """det(Tensor input): det"""
     return at.det(self=kwargs['self'])
 
-structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
+structseqs_det = [(None, None)]
 
 
 @handle_th_errors
@@ -9914,7 +9914,7 @@ def dispatch_logdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logdet(Tensor input): logdet"""
     return at.logdet(self=kwargs['self'])
 
-structseqs_logdet = [(return_types.for_schema('logdet', ops.logdet.schema), None)]
+structseqs_logdet = [(None, None)]
 
 
 @handle_th_errors
@@ -9949,7 +9949,7 @@ def dispatch_matrix_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.matrix_power_out, 'matrix_power', False, self, kwargs, out)
     return at.matrix_power(self=kwargs['self'], n=kwargs['n'])
 
-structseqs_matrix_power = [(return_types.for_schema('matrix_power', ops.matrix_power.schema), return_types.for_schema('matrix_power_out', ops.matrix_power_out.schema))]
+structseqs_matrix_power = [(None, None)]
 
 
 @handle_th_errors
@@ -9992,7 +9992,7 @@ def dispatch_vander_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['increasing'] = kwargs['increasing']
     return at.vander(**call_kwargs)
 
-structseqs_vander = [(return_types.for_schema('vander', ops.vander.schema), None)]
+structseqs_vander = [(None, None)]
 
 
 @handle_th_errors
@@ -10030,7 +10030,7 @@ def dispatch_matrix_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """matrix_exp(Tensor input): matrix_exp"""
     return at.matrix_exp(self=kwargs['self'])
 
-structseqs_matrix_exp = [(return_types.for_schema('matrix_exp', ops.matrix_exp.schema), None)]
+structseqs_matrix_exp = [(None, None)]
 
 
 @handle_th_errors
@@ -10066,7 +10066,7 @@ def dispatch_pinverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['rcond'] = kwargs['rcond']
     return at.pinverse(**call_kwargs)
 
-structseqs_pinverse = [(return_types.for_schema('pinverse', ops.pinverse.schema), None)]
+structseqs_pinverse = [(None, None)]
 
 
 @handle_th_errors
@@ -10103,7 +10103,7 @@ def dispatch__linalg_eigvals_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_linalg_eigvals(Tensor input): _linalg_eigvals"""
     return at._linalg_eigvals(self=kwargs['self'])
 
-structseqs__linalg_eigvals = [(return_types.for_schema('_linalg_eigvals', ops._linalg_eigvals.schema), None)]
+structseqs__linalg_eigvals = [(None, None)]
 
 
 @handle_th_errors
@@ -10144,7 +10144,7 @@ def dispatch_amax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.amax(**call_kwargs)
 
-structseqs_amax = [(return_types.for_schema('amax', ops.amax.schema), return_types.for_schema('amax_out', ops.amax_out.schema))]
+structseqs_amax = [(None, None)]
 
 
 @handle_th_errors
@@ -10193,7 +10193,7 @@ def dispatch_amin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.amin(**call_kwargs)
 
-structseqs_amin = [(return_types.for_schema('amin', ops.amin.schema), return_types.for_schema('amin_out', ops.amin_out.schema))]
+structseqs_amin = [(None, None)]
 
 
 @handle_th_errors
@@ -10289,7 +10289,7 @@ def dispatch_multinomial_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return at.multinomial(**call_kwargs)
 
-structseqs_multinomial = [(return_types.for_schema('multinomial', ops.multinomial.schema), return_types.for_schema('multinomial_out', ops.multinomial_out.schema))]
+structseqs_multinomial = [(None, None)]
 
 
 @handle_th_errors
@@ -10334,7 +10334,7 @@ def dispatch_log1p_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.log1p_out, 'log1p', False, self, kwargs, out)
     return at.log1p(self=kwargs['self'])
 
-structseqs_log1p = [(return_types.for_schema('log1p', ops.log1p.schema), return_types.for_schema('log1p_out', ops.log1p_out.schema))]
+structseqs_log1p = [(None, None)]
 
 
 @handle_th_errors
@@ -10369,7 +10369,7 @@ def dispatch_log1p__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log1p_(Tensor input): log1p_"""
     return at.log1p_(self=kwargs['self'])
 
-structseqs_log1p_ = [(return_types.for_schema('log1p_', ops.log1p_.schema), None)]
+structseqs_log1p_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10404,7 +10404,7 @@ def dispatch_expm1_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.expm1_out, 'expm1', False, self, kwargs, out)
     return at.expm1(self=kwargs['self'])
 
-structseqs_expm1 = [(return_types.for_schema('expm1', ops.expm1.schema), return_types.for_schema('expm1_out', ops.expm1_out.schema))]
+structseqs_expm1 = [(None, None)]
 
 
 @handle_th_errors
@@ -10439,7 +10439,7 @@ def dispatch_expm1__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """expm1_(Tensor input): expm1_"""
     return at.expm1_(self=kwargs['self'])
 
-structseqs_expm1_ = [(return_types.for_schema('expm1_', ops.expm1_.schema), None)]
+structseqs_expm1_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10474,7 +10474,7 @@ def dispatch_asin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.asin_out, 'asin', False, self, kwargs, out)
     return at.asin(self=kwargs['self'])
 
-structseqs_asin = [(return_types.for_schema('asin', ops.asin.schema), return_types.for_schema('asin_out', ops.asin_out.schema))]
+structseqs_asin = [(None, None)]
 
 
 @handle_th_errors
@@ -10509,7 +10509,7 @@ def dispatch_asin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asin_(Tensor input): asin_"""
     return at.asin_(self=kwargs['self'])
 
-structseqs_asin_ = [(return_types.for_schema('asin_', ops.asin_.schema), None)]
+structseqs_asin_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10544,7 +10544,7 @@ def dispatch_acos_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.acos_out, 'acos', False, self, kwargs, out)
     return at.acos(self=kwargs['self'])
 
-structseqs_acos = [(return_types.for_schema('acos', ops.acos.schema), return_types.for_schema('acos_out', ops.acos_out.schema))]
+structseqs_acos = [(None, None)]
 
 
 @handle_th_errors
@@ -10579,7 +10579,7 @@ def dispatch_acos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acos_(Tensor input): acos_"""
     return at.acos_(self=kwargs['self'])
 
-structseqs_acos_ = [(return_types.for_schema('acos_', ops.acos_.schema), None)]
+structseqs_acos_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10614,7 +10614,7 @@ def dispatch_atan_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.atan_out, 'atan', False, self, kwargs, out)
     return at.atan(self=kwargs['self'])
 
-structseqs_atan = [(return_types.for_schema('atan', ops.atan.schema), return_types.for_schema('atan_out', ops.atan_out.schema))]
+structseqs_atan = [(None, None)]
 
 
 @handle_th_errors
@@ -10649,7 +10649,7 @@ def dispatch_atan__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atan_(Tensor input): atan_"""
     return at.atan_(self=kwargs['self'])
 
-structseqs_atan_ = [(return_types.for_schema('atan_', ops.atan_.schema), None)]
+structseqs_atan_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10684,7 +10684,7 @@ def dispatch_sinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sinh_out, 'sinh', False, self, kwargs, out)
     return at.sinh(self=kwargs['self'])
 
-structseqs_sinh = [(return_types.for_schema('sinh', ops.sinh.schema), return_types.for_schema('sinh_out', ops.sinh_out.schema))]
+structseqs_sinh = [(None, None)]
 
 
 @handle_th_errors
@@ -10719,7 +10719,7 @@ def dispatch_sinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sinh_(Tensor input): sinh_"""
     return at.sinh_(self=kwargs['self'])
 
-structseqs_sinh_ = [(return_types.for_schema('sinh_', ops.sinh_.schema), None)]
+structseqs_sinh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10754,7 +10754,7 @@ def dispatch_cosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.cosh_out, 'cosh', False, self, kwargs, out)
     return at.cosh(self=kwargs['self'])
 
-structseqs_cosh = [(return_types.for_schema('cosh', ops.cosh.schema), return_types.for_schema('cosh_out', ops.cosh_out.schema))]
+structseqs_cosh = [(None, None)]
 
 
 @handle_th_errors
@@ -10789,7 +10789,7 @@ def dispatch_cosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cosh_(Tensor input): cosh_"""
     return at.cosh_(self=kwargs['self'])
 
-structseqs_cosh_ = [(return_types.for_schema('cosh_', ops.cosh_.schema), None)]
+structseqs_cosh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10824,7 +10824,7 @@ def dispatch_asinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.asinh_out, 'asinh', False, self, kwargs, out)
     return at.asinh(self=kwargs['self'])
 
-structseqs_asinh = [(return_types.for_schema('asinh', ops.asinh.schema), return_types.for_schema('asinh_out', ops.asinh_out.schema))]
+structseqs_asinh = [(None, None)]
 
 
 @handle_th_errors
@@ -10859,7 +10859,7 @@ def dispatch_asinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asinh_(Tensor input): asinh_"""
     return at.asinh_(self=kwargs['self'])
 
-structseqs_asinh_ = [(return_types.for_schema('asinh_', ops.asinh_.schema), None)]
+structseqs_asinh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10894,7 +10894,7 @@ def dispatch_acosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.acosh_out, 'acosh', False, self, kwargs, out)
     return at.acosh(self=kwargs['self'])
 
-structseqs_acosh = [(return_types.for_schema('acosh', ops.acosh.schema), return_types.for_schema('acosh_out', ops.acosh_out.schema))]
+structseqs_acosh = [(None, None)]
 
 
 @handle_th_errors
@@ -10929,7 +10929,7 @@ def dispatch_acosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acosh_(Tensor input): acosh_"""
     return at.acosh_(self=kwargs['self'])
 
-structseqs_acosh_ = [(return_types.for_schema('acosh_', ops.acosh_.schema), None)]
+structseqs_acosh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10964,7 +10964,7 @@ def dispatch_atanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.atanh_out, 'atanh', False, self, kwargs, out)
     return at.atanh(self=kwargs['self'])
 
-structseqs_atanh = [(return_types.for_schema('atanh', ops.atanh.schema), return_types.for_schema('atanh_out', ops.atanh_out.schema))]
+structseqs_atanh = [(None, None)]
 
 
 @handle_th_errors
@@ -10999,7 +10999,7 @@ def dispatch_atanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atanh_(Tensor input): atanh_"""
     return at.atanh_(self=kwargs['self'])
 
-structseqs_atanh_ = [(return_types.for_schema('atanh_', ops.atanh_.schema), None)]
+structseqs_atanh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -11034,7 +11034,7 @@ def dispatch_frac_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.frac_out, 'frac', False, self, kwargs, out)
     return at.frac(self=kwargs['self'])
 
-structseqs_frac = [(return_types.for_schema('frac', ops.frac.schema), return_types.for_schema('frac_out', ops.frac_out.schema))]
+structseqs_frac = [(None, None)]
 
 
 @handle_th_errors
@@ -11069,7 +11069,7 @@ def dispatch_frac__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """frac_(Tensor input): frac_"""
     return at.frac_(self=kwargs['self'])
 
-structseqs_frac_ = [(return_types.for_schema('frac_', ops.frac_.schema), None)]
+structseqs_frac_ = [(None, None)]
 
 
 @handle_th_errors
@@ -11104,7 +11104,7 @@ def dispatch__softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._softmax_out, '_softmax', False, self, kwargs, out)
     return at._softmax(self=kwargs['self'], dim=kwargs['dim'], half_to_float=kwargs['half_to_float'])
 
-structseqs__softmax = [(return_types.for_schema('_softmax', ops._softmax.schema), return_types.for_schema('_softmax_out', ops._softmax_out.schema))]
+structseqs__softmax = [(None, None)]
 
 
 @handle_th_errors
@@ -11146,7 +11146,7 @@ def dispatch_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.softmax_int_out, 'softmax', False, self, kwargs, out)
     return at.softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_softmax = [(return_types.for_schema('softmax', ops.softmax_int.schema), return_types.for_schema('softmax_out', ops.softmax_int_out.schema))]
+structseqs_softmax = [(None, None)]
 
 
 @handle_th_errors
@@ -11187,7 +11187,7 @@ def dispatch__safe_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_safe_softmax(Tensor input, int64_t dim, ScalarType? dtype=None): _safe_softmax"""
     return at._safe_softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs__safe_softmax = [(return_types.for_schema('_safe_softmax', ops._safe_softmax.schema), None)]
+structseqs__safe_softmax = [(None, None)]
 
 
 @handle_th_errors
@@ -11228,7 +11228,7 @@ def dispatch__log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._log_softmax_out, '_log_softmax', False, self, kwargs, out)
     return at._log_softmax(self=kwargs['self'], dim=kwargs['dim'], half_to_float=kwargs['half_to_float'])
 
-structseqs__log_softmax = [(return_types.for_schema('_log_softmax', ops._log_softmax.schema), return_types.for_schema('_log_softmax_out', ops._log_softmax_out.schema))]
+structseqs__log_softmax = [(None, None)]
 
 
 @handle_th_errors
@@ -11270,7 +11270,7 @@ def dispatch_log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.log_softmax_int_out, 'log_softmax', False, self, kwargs, out)
     return at.log_softmax(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_log_softmax = [(return_types.for_schema('log_softmax', ops.log_softmax_int.schema), return_types.for_schema('log_softmax_out', ops.log_softmax_int_out.schema))]
+structseqs_log_softmax = [(None, None)]
 
 
 @handle_th_errors
@@ -11314,7 +11314,7 @@ def dispatch__softmax_backward_data_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._softmax_backward_data_out, '_softmax_backward_data', False, self, kwargs, out)
     return at._softmax_backward_data(grad_output=kwargs['grad_output'], output=kwargs['output'], dim=kwargs['dim'], input_dtype=kwargs['input_dtype'])
 
-structseqs__softmax_backward_data = [(return_types.for_schema('_softmax_backward_data', ops._softmax_backward_data.schema), return_types.for_schema('_softmax_backward_data_out', ops._softmax_backward_data_out.schema))]
+structseqs__softmax_backward_data = [(None, None)]
 
 
 @handle_th_errors
@@ -11361,7 +11361,7 @@ def dispatch__log_softmax_backward_data_0(self: Any, kwargs: dict[str, Any]) -> 
         return call_out(ops._log_softmax_backward_data_out, '_log_softmax_backward_data', False, self, kwargs, out)
     return at._log_softmax_backward_data(grad_output=kwargs['grad_output'], output=kwargs['output'], dim=kwargs['dim'], input_dtype=kwargs['input_dtype'])
 
-structseqs__log_softmax_backward_data = [(return_types.for_schema('_log_softmax_backward_data', ops._log_softmax_backward_data.schema), return_types.for_schema('_log_softmax_backward_data_out', ops._log_softmax_backward_data_out.schema))]
+structseqs__log_softmax_backward_data = [(None, None)]
 
 
 @handle_th_errors
@@ -11413,7 +11413,7 @@ def dispatch_cosine_embedding_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.cosine_embedding_loss(**call_kwargs)
 
-structseqs_cosine_embedding_loss = [(return_types.for_schema('cosine_embedding_loss', ops.cosine_embedding_loss.schema), None)]
+structseqs_cosine_embedding_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -11469,7 +11469,7 @@ def dispatch_margin_ranking_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.margin_ranking_loss(**call_kwargs)
 
-structseqs_margin_ranking_loss = [(return_types.for_schema('margin_ranking_loss', ops.margin_ranking_loss.schema), None)]
+structseqs_margin_ranking_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -11524,7 +11524,7 @@ def dispatch_hinge_embedding_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.hinge_embedding_loss(**call_kwargs)
 
-structseqs_hinge_embedding_loss = [(return_types.for_schema('hinge_embedding_loss', ops.hinge_embedding_loss.schema), None)]
+structseqs_hinge_embedding_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -11583,7 +11583,7 @@ def dispatch_triplet_margin_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['reduction'] = kwargs['reduction']
     return at.triplet_margin_loss(**call_kwargs)
 
-structseqs_triplet_margin_loss = [(return_types.for_schema('triplet_margin_loss', ops.triplet_margin_loss.schema), None)]
+structseqs_triplet_margin_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -11644,7 +11644,7 @@ def dispatch_poisson_nll_loss_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """poisson_nll_loss(Tensor input, Tensor target, bool log_input, bool full, double eps, int64_t reduction): poisson_nll_loss"""
     return at.poisson_nll_loss(input=kwargs['input'], target=kwargs['target'], log_input=kwargs['log_input'], full=kwargs['full'], eps=kwargs['eps'], reduction=kwargs['reduction'])
 
-structseqs_poisson_nll_loss = [(return_types.for_schema('poisson_nll_loss', ops.poisson_nll_loss.schema), None)]
+structseqs_poisson_nll_loss = [(None, None)]
 
 
 @handle_th_errors
@@ -11716,7 +11716,7 @@ def dispatch_ctc_loss_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['zero_infinity'] = kwargs['zero_infinity']
     return at.ctc_loss(**call_kwargs)
 
-structseqs_ctc_loss = [(return_types.for_schema('ctc_loss', ops.ctc_loss_IntList.schema), None), (return_types.for_schema('ctc_loss', ops.ctc_loss_Tensor.schema), None)]
+structseqs_ctc_loss = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -11824,7 +11824,7 @@ def dispatch__ctc_loss_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['zero_infinity'] = kwargs['zero_infinity']
     return at._ctc_loss(**call_kwargs)
 
-structseqs__ctc_loss = [(return_types.for_schema('_ctc_loss', ops._ctc_loss.schema), None), (return_types.for_schema('_ctc_loss', ops._ctc_loss_Tensor.schema), None)]
+structseqs__ctc_loss = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -11904,7 +11904,7 @@ def dispatch_kl_div_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['log_target'] = kwargs['log_target']
     return at.kl_div(**call_kwargs)
 
-structseqs_kl_div = [(return_types.for_schema('kl_div', ops.kl_div.schema), None)]
+structseqs_kl_div = [(None, None)]
 
 
 @handle_th_errors
@@ -11954,7 +11954,7 @@ def dispatch_binary_cross_entropy_with_logits_0(self: Any, kwargs: dict[str, Any
         call_kwargs['reduction'] = kwargs['reduction']
     return at.binary_cross_entropy_with_logits(**call_kwargs)
 
-structseqs_binary_cross_entropy_with_logits = [(return_types.for_schema('binary_cross_entropy_with_logits', ops.binary_cross_entropy_with_logits.schema), None)]
+structseqs_binary_cross_entropy_with_logits = [(None, None)]
 
 
 @handle_th_errors
@@ -12000,7 +12000,7 @@ def dispatch_bilinear_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None): bilinear"""
     return at.bilinear(input1=kwargs['input1'], input2=kwargs['input2'], weight=kwargs['weight'], bias=kwargs['bias'])
 
-structseqs_bilinear = [(return_types.for_schema('bilinear', ops.bilinear.schema), None)]
+structseqs_bilinear = [(None, None)]
 
 
 @handle_th_errors
@@ -12051,7 +12051,7 @@ def dispatch__trilinear_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unroll_dim'] = kwargs['unroll_dim']
     return at._trilinear(**call_kwargs)
 
-structseqs__trilinear = [(return_types.for_schema('_trilinear', ops._trilinear.schema), None)]
+structseqs__trilinear = [(None, None)]
 
 
 @handle_th_errors
@@ -12115,7 +12115,7 @@ def dispatch_addcmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return at.addcmul(**call_kwargs)
 
-structseqs_addcmul = [(return_types.for_schema('addcmul', ops.addcmul.schema), return_types.for_schema('addcmul_out', ops.addcmul_out.schema))]
+structseqs_addcmul = [(None, None)]
 
 
 @handle_th_errors
@@ -12170,7 +12170,7 @@ def dispatch_addcdiv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return at.addcdiv(**call_kwargs)
 
-structseqs_addcdiv = [(return_types.for_schema('addcdiv', ops.addcdiv.schema), return_types.for_schema('addcdiv_out', ops.addcdiv_out.schema))]
+structseqs_addcdiv = [(None, None)]
 
 
 @handle_th_errors
@@ -12229,7 +12229,7 @@ def dispatch_lerp_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.lerp_Scalar_out, 'lerp', False, self, kwargs, out)
     return at.lerp(self=kwargs['self'], end=kwargs['end'], weight=kwargs['weight'])
 
-structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Tensor.schema), return_types.for_schema('lerp_out', ops.lerp_Tensor_out.schema)), (return_types.for_schema('lerp', ops.lerp_Scalar.schema), return_types.for_schema('lerp_out', ops.lerp_Scalar_out.schema))]
+structseqs_lerp = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12286,7 +12286,7 @@ def dispatch_broadcast_tensors_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """broadcast_tensors(TensorList tensors): broadcast_tensors"""
     return at.broadcast_tensors(tensors=kwargs['tensors'])
 
-structseqs_broadcast_tensors = [(return_types.for_schema('broadcast_tensors', ops.broadcast_tensors.schema), None)]
+structseqs_broadcast_tensors = [(None, None)]
 
 
 @handle_th_errors
@@ -12329,7 +12329,7 @@ def dispatch_bitwise_xor_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.bitwise_xor_Scalar_out, 'bitwise_xor', False, self, kwargs, out)
     return at.bitwise_xor(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_bitwise_xor = [(return_types.for_schema('bitwise_xor', ops.bitwise_xor_Tensor.schema), return_types.for_schema('bitwise_xor_out', ops.bitwise_xor_Tensor_out.schema)), (return_types.for_schema('bitwise_xor', ops.bitwise_xor_Scalar.schema), return_types.for_schema('bitwise_xor_out', ops.bitwise_xor_Scalar_out.schema))]
+structseqs_bitwise_xor = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12387,7 +12387,7 @@ def dispatch___xor___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__xor__(Tensor input, Scalar other): __xor__.Scalar"""
     return at.__xor__(self=kwargs['self'], other=kwargs['other'])
 
-structseqs___xor__ = [(return_types.for_schema('__xor__', ops.__xor___Tensor.schema), None), (return_types.for_schema('__xor__', ops.__xor___Scalar.schema), None)]
+structseqs___xor__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12442,7 +12442,7 @@ def dispatch_bitwise_left_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_left_shift(Tensor input, Scalar other): bitwise_left_shift.Tensor_Scalar"""
     return at.bitwise_left_shift(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_bitwise_left_shift = [(return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor.schema), return_types.for_schema('bitwise_left_shift_out', ops.bitwise_left_shift_Tensor_out.schema)), (return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor_Scalar.schema), None)]
+structseqs_bitwise_left_shift = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12497,7 +12497,7 @@ def dispatch___lshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__lshift__(Tensor input, Scalar other): __lshift__.Scalar"""
     return at.__lshift__(self=kwargs['self'], other=kwargs['other'])
 
-structseqs___lshift__ = [(return_types.for_schema('__lshift__', ops.__lshift___Tensor.schema), None), (return_types.for_schema('__lshift__', ops.__lshift___Scalar.schema), None)]
+structseqs___lshift__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12552,7 +12552,7 @@ def dispatch_bitwise_right_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_right_shift(Tensor input, Scalar other): bitwise_right_shift.Tensor_Scalar"""
     return at.bitwise_right_shift(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_bitwise_right_shift = [(return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor.schema), return_types.for_schema('bitwise_right_shift_out', ops.bitwise_right_shift_Tensor_out.schema)), (return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor_Scalar.schema), None)]
+structseqs_bitwise_right_shift = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12607,7 +12607,7 @@ def dispatch___rshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__rshift__(Tensor input, Scalar other): __rshift__.Scalar"""
     return at.__rshift__(self=kwargs['self'], other=kwargs['other'])
 
-structseqs___rshift__ = [(return_types.for_schema('__rshift__', ops.__rshift___Tensor.schema), None), (return_types.for_schema('__rshift__', ops.__rshift___Scalar.schema), None)]
+structseqs___rshift__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12655,7 +12655,7 @@ def dispatch_hypot_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.hypot_out, 'hypot', False, self, kwargs, out)
     return at.hypot(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_hypot = [(return_types.for_schema('hypot', ops.hypot.schema), return_types.for_schema('hypot_out', ops.hypot_out.schema))]
+structseqs_hypot = [(None, None)]
 
 
 @handle_th_errors
@@ -12693,7 +12693,7 @@ def dispatch_isnan_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isnan(Tensor input): isnan"""
     return at.isnan(self=kwargs['self'])
 
-structseqs_isnan = [(return_types.for_schema('isnan', ops.isnan.schema), None)]
+structseqs_isnan = [(None, None)]
 
 
 @handle_th_errors
@@ -12725,7 +12725,7 @@ def dispatch_isinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isinf(Tensor input): isinf"""
     return at.isinf(self=kwargs['self'])
 
-structseqs_isinf = [(return_types.for_schema('isinf', ops.isinf.schema), None)]
+structseqs_isinf = [(None, None)]
 
 
 @handle_th_errors
@@ -12757,7 +12757,7 @@ def dispatch_isfinite_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isfinite(Tensor input): isfinite"""
     return at.isfinite(self=kwargs['self'])
 
-structseqs_isfinite = [(return_types.for_schema('isfinite', ops.isfinite.schema), None)]
+structseqs_isfinite = [(None, None)]
 
 
 @handle_th_errors
@@ -12789,7 +12789,7 @@ def dispatch__amp_foreach_non_finite_check_and_unscale__0(self: Any, kwargs: dic
     """_amp_foreach_non_finite_check_and_unscale_(TensorList input, Tensor found_inf, Tensor inv_scale): _amp_foreach_non_finite_check_and_unscale_"""
     return at._amp_foreach_non_finite_check_and_unscale_(self=kwargs['self'], found_inf=kwargs['found_inf'], inv_scale=kwargs['inv_scale'])
 
-structseqs__amp_foreach_non_finite_check_and_unscale_ = [(return_types.for_schema('_amp_foreach_non_finite_check_and_unscale_', ops._amp_foreach_non_finite_check_and_unscale_.schema), None)]
+structseqs__amp_foreach_non_finite_check_and_unscale_ = [(None, None)]
 
 
 @handle_th_errors
@@ -12825,7 +12825,7 @@ def dispatch__amp_update_scale__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_amp_update_scale_(Tensor input, Tensor growth_tracker, Tensor found_inf, double scale_growth_factor, double scale_backoff_factor, int64_t growth_interval): _amp_update_scale_"""
     return at._amp_update_scale_(self=kwargs['self'], growth_tracker=kwargs['growth_tracker'], found_inf=kwargs['found_inf'], scale_growth_factor=kwargs['scale_growth_factor'], scale_backoff_factor=kwargs['scale_backoff_factor'], growth_interval=kwargs['growth_interval'])
 
-structseqs__amp_update_scale_ = [(return_types.for_schema('_amp_update_scale_', ops._amp_update_scale_.schema), None)]
+structseqs__amp_update_scale_ = [(None, None)]
 
 
 @handle_th_errors
@@ -12907,7 +12907,7 @@ def dispatch_isin_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['invert'] = kwargs['invert']
     return at.isin(**call_kwargs)
 
-structseqs_isin = [(return_types.for_schema('isin', ops.isin_Tensor_Tensor.schema), None), (return_types.for_schema('isin', ops.isin_Scalar_Tensor.schema), None), (return_types.for_schema('isin', ops.isin_Tensor_Scalar.schema), None)]
+structseqs_isin = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12983,7 +12983,7 @@ def dispatch_conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.conj_physical_out, 'conj_physical', False, self, kwargs, out)
     return at.conj_physical(self=kwargs['self'])
 
-structseqs_conj_physical = [(return_types.for_schema('conj_physical', ops.conj_physical.schema), return_types.for_schema('conj_physical_out', ops.conj_physical_out.schema))]
+structseqs_conj_physical = [(None, None)]
 
 
 @handle_th_errors
@@ -13018,7 +13018,7 @@ def dispatch_conj_physical__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj_physical_(Tensor input): conj_physical_"""
     return at.conj_physical_(self=kwargs['self'])
 
-structseqs_conj_physical_ = [(return_types.for_schema('conj_physical_', ops.conj_physical_.schema), None)]
+structseqs_conj_physical_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13050,7 +13050,7 @@ def dispatch__conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_conj_physical(Tensor input): _conj_physical"""
     return at._conj_physical(self=kwargs['self'])
 
-structseqs__conj_physical = [(return_types.for_schema('_conj_physical', ops._conj_physical.schema), None)]
+structseqs__conj_physical = [(None, None)]
 
 
 @handle_th_errors
@@ -13082,7 +13082,7 @@ def dispatch__conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_conj(Tensor input): _conj"""
     return at._conj(self=kwargs['self'])
 
-structseqs__conj = [(return_types.for_schema('_conj', ops._conj.schema), None)]
+structseqs__conj = [(None, None)]
 
 
 @handle_th_errors
@@ -13116,7 +13116,7 @@ def dispatch_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj(Tensor input): conj"""
     return at.conj(self=kwargs['self'])
 
-structseqs_conj = [(return_types.for_schema('conj', ops.conj.schema), None)]
+structseqs_conj = [(None, None)]
 
 
 @handle_th_errors
@@ -13148,7 +13148,7 @@ def dispatch__neg_view_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_neg_view(Tensor input): _neg_view"""
     return at._neg_view(self=kwargs['self'])
 
-structseqs__neg_view = [(return_types.for_schema('_neg_view', ops._neg_view.schema), None)]
+structseqs__neg_view = [(None, None)]
 
 
 @handle_th_errors
@@ -13180,7 +13180,7 @@ def dispatch_real_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """real(Tensor input): real"""
     return at.real(self=kwargs['self'])
 
-structseqs_real = [(return_types.for_schema('real', ops.real.schema), None)]
+structseqs_real = [(None, None)]
 
 
 @handle_th_errors
@@ -13212,7 +13212,7 @@ def dispatch_imag_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """imag(Tensor input): imag"""
     return at.imag(self=kwargs['self'])
 
-structseqs_imag = [(return_types.for_schema('imag', ops.imag.schema), None)]
+structseqs_imag = [(None, None)]
 
 
 @handle_th_errors
@@ -13244,7 +13244,7 @@ def dispatch_view_as_real_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """view_as_real(Tensor input): view_as_real"""
     return at.view_as_real(self=kwargs['self'])
 
-structseqs_view_as_real = [(return_types.for_schema('view_as_real', ops.view_as_real.schema), None)]
+structseqs_view_as_real = [(None, None)]
 
 
 @handle_th_errors
@@ -13276,7 +13276,7 @@ def dispatch_view_as_complex_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """view_as_complex(Tensor input): view_as_complex"""
     return at.view_as_complex(self=kwargs['self'])
 
-structseqs_view_as_complex = [(return_types.for_schema('view_as_complex', ops.view_as_complex.schema), None)]
+structseqs_view_as_complex = [(None, None)]
 
 
 @handle_th_errors
@@ -13311,7 +13311,7 @@ def dispatch_complex_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.complex_out, 'complex', False, self, kwargs, out)
     return at.complex(real=kwargs['real'], imag=kwargs['imag'])
 
-structseqs_complex = [(return_types.for_schema('complex', ops.complex.schema), return_types.for_schema('complex_out', ops.complex_out.schema))]
+structseqs_complex = [(None, None)]
 
 
 @handle_th_errors
@@ -13352,7 +13352,7 @@ def dispatch_polar_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.polar_out, 'polar', False, self, kwargs, out)
     return at.polar(abs=kwargs['abs'], angle=kwargs['angle'])
 
-structseqs_polar = [(return_types.for_schema('polar', ops.polar.schema), return_types.for_schema('polar_out', ops.polar_out.schema))]
+structseqs_polar = [(None, None)]
 
 
 @handle_th_errors
@@ -13393,7 +13393,7 @@ def dispatch_angle_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.angle_out, 'angle', False, self, kwargs, out)
     return at.angle(self=kwargs['self'])
 
-structseqs_angle = [(return_types.for_schema('angle', ops.angle.schema), return_types.for_schema('angle_out', ops.angle_out.schema))]
+structseqs_angle = [(None, None)]
 
 
 @handle_th_errors
@@ -13431,7 +13431,7 @@ def dispatch_sgn_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sgn_out, 'sgn', False, self, kwargs, out)
     return at.sgn(self=kwargs['self'])
 
-structseqs_sgn = [(return_types.for_schema('sgn', ops.sgn.schema), return_types.for_schema('sgn_out', ops.sgn_out.schema))]
+structseqs_sgn = [(None, None)]
 
 
 @handle_th_errors
@@ -13469,7 +13469,7 @@ def dispatch_sign_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sign_out, 'sign', False, self, kwargs, out)
     return at.sign(self=kwargs['self'])
 
-structseqs_sign = [(return_types.for_schema('sign', ops.sign.schema), return_types.for_schema('sign_out', ops.sign_out.schema))]
+structseqs_sign = [(None, None)]
 
 
 @handle_th_errors
@@ -13558,7 +13558,7 @@ def dispatch_trapezoid_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.trapezoid(**call_kwargs)
 
-structseqs_trapezoid = [(return_types.for_schema('trapezoid', ops.trapezoid_x.schema), None), (return_types.for_schema('trapezoid', ops.trapezoid_dx.schema), None)]
+structseqs_trapezoid = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -13633,7 +13633,7 @@ def dispatch_cumulative_trapezoid_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.cumulative_trapezoid(**call_kwargs)
 
-structseqs_cumulative_trapezoid = [(return_types.for_schema('cumulative_trapezoid', ops.cumulative_trapezoid_x.schema), None), (return_types.for_schema('cumulative_trapezoid', ops.cumulative_trapezoid_dx.schema), None)]
+structseqs_cumulative_trapezoid = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -13696,7 +13696,7 @@ def dispatch_cov_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['aweights'] = kwargs['aweights']
     return at.cov(**call_kwargs)
 
-structseqs_cov = [(return_types.for_schema('cov', ops.cov.schema), None)]
+structseqs_cov = [(None, None)]
 
 
 @handle_th_errors
@@ -13739,7 +13739,7 @@ def dispatch_corrcoef_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """corrcoef(Tensor input): corrcoef"""
     return at.corrcoef(self=kwargs['self'])
 
-structseqs_corrcoef = [(return_types.for_schema('corrcoef', ops.corrcoef.schema), None)]
+structseqs_corrcoef = [(None, None)]
 
 
 @handle_th_errors
@@ -13776,7 +13776,7 @@ def dispatch_bincount_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['minlength'] = kwargs['minlength']
     return at.bincount(**call_kwargs)
 
-structseqs_bincount = [(return_types.for_schema('bincount', ops.bincount.schema), None)]
+structseqs_bincount = [(None, None)]
 
 
 @handle_th_errors
@@ -13840,7 +13840,7 @@ def dispatch_bucketize_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['right'] = kwargs['right']
     return at.bucketize(**call_kwargs)
 
-structseqs_bucketize = [(return_types.for_schema('bucketize', ops.bucketize_Tensor.schema), return_types.for_schema('bucketize_out', ops.bucketize_Tensor_out.schema)), (return_types.for_schema('bucketize', ops.bucketize_Scalar.schema), None)]
+structseqs_bucketize = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -13931,7 +13931,7 @@ def dispatch_searchsorted_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['sorter'] = kwargs['sorter']
     return at.searchsorted(**call_kwargs)
 
-structseqs_searchsorted = [(return_types.for_schema('searchsorted', ops.searchsorted_Tensor.schema), return_types.for_schema('searchsorted_out', ops.searchsorted_Tensor_out.schema)), (return_types.for_schema('searchsorted', ops.searchsorted_Scalar.schema), return_types.for_schema('searchsorted_out', ops.searchsorted_Scalar_out.schema))]
+structseqs_searchsorted = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14013,7 +14013,7 @@ def dispatch_histc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['max'] = kwargs['max']
     return at.histc(**call_kwargs)
 
-structseqs_histc = [(return_types.for_schema('histc', ops.histc.schema), return_types.for_schema('histc_out', ops.histc_out.schema))]
+structseqs_histc = [(None, None)]
 
 
 @handle_th_errors
@@ -14144,7 +14144,7 @@ def dispatch_flip_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """flip(Tensor input, IntArrayRef dims): flip"""
     return at.flip(self=kwargs['self'], dims=kwargs['dims'])
 
-structseqs_flip = [(return_types.for_schema('flip', ops.flip.schema), None)]
+structseqs_flip = [(None, None)]
 
 
 @handle_th_errors
@@ -14179,7 +14179,7 @@ def dispatch_fliplr_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fliplr(Tensor input): fliplr"""
     return at.fliplr(self=kwargs['self'])
 
-structseqs_fliplr = [(return_types.for_schema('fliplr', ops.fliplr.schema), None)]
+structseqs_fliplr = [(None, None)]
 
 
 @handle_th_errors
@@ -14211,7 +14211,7 @@ def dispatch_flipud_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """flipud(Tensor input): flipud"""
     return at.flipud(self=kwargs['self'])
 
-structseqs_flipud = [(return_types.for_schema('flipud', ops.flipud.schema), None)]
+structseqs_flipud = [(None, None)]
 
 
 @handle_th_errors
@@ -14248,7 +14248,7 @@ def dispatch_roll_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dims'] = kwargs['dims']
     return at.roll(**call_kwargs)
 
-structseqs_roll = [(return_types.for_schema('roll', ops.roll.schema), None)]
+structseqs_roll = [(None, None)]
 
 
 @handle_th_errors
@@ -14291,7 +14291,7 @@ def dispatch_rot90_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dims'] = kwargs['dims']
     return at.rot90(**call_kwargs)
 
-structseqs_rot90 = [(return_types.for_schema('rot90', ops.rot90.schema), None)]
+structseqs_rot90 = [(None, None)]
 
 
 @handle_th_errors
@@ -14406,7 +14406,7 @@ def dispatch_msort_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """msort(Tensor input): msort"""
     return at.msort(self=kwargs['self'])
 
-structseqs_msort = [(return_types.for_schema('msort', ops.msort.schema), None)]
+structseqs_msort = [(None, None)]
 
 
 @handle_th_errors
@@ -14458,7 +14458,7 @@ def dispatch_argsort_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['descending'] = kwargs['descending']
     return at.argsort(**call_kwargs)
 
-structseqs_argsort = [(return_types.for_schema('argsort', ops.argsort_stable.schema), None), (return_types.for_schema('argsort', ops.argsort.schema), None)]
+structseqs_argsort = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14702,7 +14702,7 @@ def dispatch_quantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['interpolation'] = kwargs['interpolation']
     return at.quantile(**call_kwargs)
 
-structseqs_quantile = [(return_types.for_schema('quantile', ops.quantile.schema), return_types.for_schema('quantile_out', ops.quantile_out.schema)), (return_types.for_schema('quantile', ops.quantile_scalar.schema), return_types.for_schema('quantile_out', ops.quantile_scalar_out.schema))]
+structseqs_quantile = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14800,7 +14800,7 @@ def dispatch_nanquantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['interpolation'] = kwargs['interpolation']
     return at.nanquantile(**call_kwargs)
 
-structseqs_nanquantile = [(return_types.for_schema('nanquantile', ops.nanquantile.schema), return_types.for_schema('nanquantile_out', ops.nanquantile_out.schema)), (return_types.for_schema('nanquantile', ops.nanquantile_scalar.schema), return_types.for_schema('nanquantile_out', ops.nanquantile_scalar_out.schema))]
+structseqs_nanquantile = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14873,7 +14873,7 @@ def dispatch_tril_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return at.tril(**call_kwargs)
 
-structseqs_tril = [(return_types.for_schema('tril', ops.tril.schema), None)]
+structseqs_tril = [(None, None)]
 
 
 @handle_th_errors
@@ -14914,7 +14914,7 @@ def dispatch_triu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return at.triu(**call_kwargs)
 
-structseqs_triu = [(return_types.for_schema('triu', ops.triu.schema), None)]
+structseqs_triu = [(None, None)]
 
 
 @handle_th_errors
@@ -14959,7 +14959,7 @@ def dispatch_diag_embed_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim2'] = kwargs['dim2']
     return at.diag_embed(**call_kwargs)
 
-structseqs_diag_embed = [(return_types.for_schema('diag_embed', ops.diag_embed.schema), None)]
+structseqs_diag_embed = [(None, None)]
 
 
 @handle_th_errors
@@ -15010,7 +15010,7 @@ def dispatch_diag_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return at.diag(**call_kwargs)
 
-structseqs_diag = [(return_types.for_schema('diag', ops.diag.schema), None)]
+structseqs_diag = [(None, None)]
 
 
 @handle_th_errors
@@ -15051,7 +15051,7 @@ def dispatch_diagflat_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['offset'] = kwargs['offset']
     return at.diagflat(**call_kwargs)
 
-structseqs_diagflat = [(return_types.for_schema('diagflat', ops.diagflat.schema), None)]
+structseqs_diagflat = [(None, None)]
 
 
 @handle_th_errors
@@ -15088,7 +15088,7 @@ def dispatch_block_diag_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """block_diag(TensorList tensors): block_diag"""
     return at.block_diag(tensors=kwargs['tensors'])
 
-structseqs_block_diag = [(return_types.for_schema('block_diag', ops.block_diag.schema), None)]
+structseqs_block_diag = [(None, None)]
 
 
 @handle_th_errors
@@ -15125,7 +15125,7 @@ def dispatch_atleast_1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """atleast_1d(TensorList tensors): atleast_1d.Sequence"""
     return at.atleast_1d(tensors=kwargs['tensors'])
 
-structseqs_atleast_1d = [(return_types.for_schema('atleast_1d', ops.atleast_1d.schema), None), (return_types.for_schema('atleast_1d', ops.atleast_1d_Sequence.schema), None)]
+structseqs_atleast_1d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15169,7 +15169,7 @@ def dispatch_atleast_2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """atleast_2d(TensorList tensors): atleast_2d.Sequence"""
     return at.atleast_2d(tensors=kwargs['tensors'])
 
-structseqs_atleast_2d = [(return_types.for_schema('atleast_2d', ops.atleast_2d.schema), None), (return_types.for_schema('atleast_2d', ops.atleast_2d_Sequence.schema), None)]
+structseqs_atleast_2d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15213,7 +15213,7 @@ def dispatch_atleast_3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """atleast_3d(TensorList tensors): atleast_3d.Sequence"""
     return at.atleast_3d(tensors=kwargs['tensors'])
 
-structseqs_atleast_3d = [(return_types.for_schema('atleast_3d', ops.atleast_3d.schema), None), (return_types.for_schema('atleast_3d', ops.atleast_3d_Sequence.schema), None)]
+structseqs_atleast_3d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15250,7 +15250,7 @@ def dispatch_hstack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """hstack(TensorList tensors): hstack"""
     return at.hstack(tensors=kwargs['tensors'])
 
-structseqs_hstack = [(return_types.for_schema('hstack', ops.hstack.schema), None)]
+structseqs_hstack = [(None, None)]
 
 
 @handle_th_errors
@@ -15280,7 +15280,7 @@ def dispatch_vstack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """vstack(TensorList tensors): vstack"""
     return at.vstack(tensors=kwargs['tensors'])
 
-structseqs_vstack = [(return_types.for_schema('vstack', ops.vstack.schema), None)]
+structseqs_vstack = [(None, None)]
 
 
 @handle_th_errors
@@ -15310,7 +15310,7 @@ def dispatch_dstack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """dstack(TensorList tensors): dstack"""
     return at.dstack(tensors=kwargs['tensors'])
 
-structseqs_dstack = [(return_types.for_schema('dstack', ops.dstack.schema), None)]
+structseqs_dstack = [(None, None)]
 
 
 @handle_th_errors
@@ -15340,7 +15340,7 @@ def dispatch_column_stack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """column_stack(TensorList tensors): column_stack"""
     return at.column_stack(tensors=kwargs['tensors'])
 
-structseqs_column_stack = [(return_types.for_schema('column_stack', ops.column_stack.schema), None)]
+structseqs_column_stack = [(None, None)]
 
 
 @handle_th_errors
@@ -15377,7 +15377,7 @@ def dispatch_movedim_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """movedim(Tensor input, IntArrayRef source, IntArrayRef destination): movedim.intlist"""
     return at.movedim(self=kwargs['self'], source=kwargs['source'], destination=kwargs['destination'])
 
-structseqs_movedim = [(return_types.for_schema('movedim', ops.movedim_int.schema), None), (return_types.for_schema('movedim', ops.movedim_intlist.schema), None)]
+structseqs_movedim = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15435,7 +15435,7 @@ def dispatch_moveaxis_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """moveaxis(Tensor input, IntArrayRef source, IntArrayRef destination): moveaxis.intlist"""
     return at.moveaxis(self=kwargs['self'], source=kwargs['source'], destination=kwargs['destination'])
 
-structseqs_moveaxis = [(return_types.for_schema('moveaxis', ops.moveaxis_int.schema), None), (return_types.for_schema('moveaxis', ops.moveaxis_intlist.schema), None)]
+structseqs_moveaxis = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15486,7 +15486,7 @@ def dispatch_swapaxes_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """swapaxes(Tensor input, int64_t axis0, int64_t axis1): swapaxes"""
     return at.swapaxes(self=kwargs['self'], axis0=kwargs['axis0'], axis1=kwargs['axis1'])
 
-structseqs_swapaxes = [(return_types.for_schema('swapaxes', ops.swapaxes.schema), None)]
+structseqs_swapaxes = [(None, None)]
 
 
 @handle_th_errors
@@ -15524,7 +15524,7 @@ def dispatch_swapdims_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """swapdims(Tensor input, int64_t dim0, int64_t dim1): swapdims"""
     return at.swapdims(self=kwargs['self'], dim0=kwargs['dim0'], dim1=kwargs['dim1'])
 
-structseqs_swapdims = [(return_types.for_schema('swapdims', ops.swapdims.schema), None)]
+structseqs_swapdims = [(None, None)]
 
 
 @handle_th_errors
@@ -15562,7 +15562,7 @@ def dispatch_tile_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tile(Tensor input, SymIntArrayRef dims): tile"""
     return at.tile(self=kwargs['self'], dims=kwargs['dims'])
 
-structseqs_tile = [(return_types.for_schema('tile', ops.tile.schema), None)]
+structseqs_tile = [(None, None)]
 
 
 @handle_th_errors
@@ -15597,7 +15597,7 @@ def dispatch_narrow_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """narrow_copy(Tensor input, int64_t dim, SymInt start, SymInt length): narrow_copy"""
     return at.narrow_copy(self=kwargs['self'], dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
 
-structseqs_narrow_copy = [(return_types.for_schema('narrow_copy', ops.narrow_copy.schema), None)]
+structseqs_narrow_copy = [(None, None)]
 
 
 @handle_th_errors
@@ -15643,7 +15643,7 @@ def dispatch_constant_pad_nd_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return at.constant_pad_nd(**call_kwargs)
 
-structseqs_constant_pad_nd = [(return_types.for_schema('constant_pad_nd', ops.constant_pad_nd.schema), None)]
+structseqs_constant_pad_nd = [(None, None)]
 
 
 @handle_th_errors
@@ -15689,7 +15689,7 @@ def dispatch_gather_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['sparse_grad'] = kwargs['sparse_grad']
     return at.gather(**call_kwargs)
 
-structseqs_gather = [(return_types.for_schema('gather', ops.gather.schema), None)]
+structseqs_gather = [(None, None)]
 
 
 @handle_th_errors
@@ -15751,7 +15751,7 @@ def dispatch_scatter_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter(Tensor input, int64_t dim, Tensor index, Scalar value, *, str reduce): scatter.value_reduce"""
     return at.scatter(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'], reduce=kwargs['reduce'])
 
-structseqs_scatter = [(return_types.for_schema('scatter', ops.scatter_src.schema), None), (return_types.for_schema('scatter', ops.scatter_reduce.schema), None), (return_types.for_schema('scatter', ops.scatter_value.schema), None), (return_types.for_schema('scatter', ops.scatter_value_reduce.schema), None)]
+structseqs_scatter = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15842,7 +15842,7 @@ def dispatch_scatter_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter_add(Tensor input, int64_t dim, Tensor index, Tensor src): scatter_add"""
     return at.scatter_add(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
 
-structseqs_scatter_add = [(return_types.for_schema('scatter_add', ops.scatter_add.schema), None)]
+structseqs_scatter_add = [(None, None)]
 
 
 @handle_th_errors
@@ -15883,7 +15883,7 @@ def dispatch_index_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_select(Tensor input, int64_t dim, Tensor index): index_select"""
     return at.index_select(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'])
 
-structseqs_index_select = [(return_types.for_schema('index_select', ops.index_select.schema), None)]
+structseqs_index_select = [(None, None)]
 
 
 @handle_th_errors
@@ -15928,7 +15928,7 @@ def dispatch_index_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.index_add(**call_kwargs)
 
-structseqs_index_add = [(return_types.for_schema('index_add', ops.index_add.schema), None)]
+structseqs_index_add = [(None, None)]
 
 
 @handle_th_errors
@@ -15982,7 +15982,7 @@ def dispatch_index_reduce_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['include_self'] = kwargs['include_self']
     return at.index_reduce(**call_kwargs)
 
-structseqs_index_reduce = [(return_types.for_schema('index_reduce', ops.index_reduce.schema), None)]
+structseqs_index_reduce = [(None, None)]
 
 
 @handle_th_errors
@@ -16027,7 +16027,7 @@ def dispatch_index_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_copy(Tensor input, int64_t dim, Tensor index, Tensor source): index_copy"""
     return at.index_copy(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], source=kwargs['source'])
 
-structseqs_index_copy = [(return_types.for_schema('index_copy', ops.index_copy.schema), None)]
+structseqs_index_copy = [(None, None)]
 
 
 @handle_th_errors
@@ -16075,7 +16075,7 @@ def dispatch_index_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_fill(Tensor input, int64_t dim, Tensor index, Scalar value): index_fill.int_Scalar"""
     return at.index_fill(self=kwargs['self'], dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
 
-structseqs_index_fill = [(return_types.for_schema('index_fill', ops.index_fill_int_Tensor.schema), None), (return_types.for_schema('index_fill', ops.index_fill_int_Scalar.schema), None)]
+structseqs_index_fill = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16132,7 +16132,7 @@ def dispatch_masked_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_select(Tensor input, Tensor mask): masked_select"""
     return at.masked_select(self=kwargs['self'], mask=kwargs['mask'])
 
-structseqs_masked_select = [(return_types.for_schema('masked_select', ops.masked_select.schema), None)]
+structseqs_masked_select = [(None, None)]
 
 
 @handle_th_errors
@@ -16167,7 +16167,7 @@ def dispatch_masked_scatter_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_scatter(Tensor input, Tensor mask, Tensor source): masked_scatter"""
     return at.masked_scatter(self=kwargs['self'], mask=kwargs['mask'], source=kwargs['source'])
 
-structseqs_masked_scatter = [(return_types.for_schema('masked_scatter', ops.masked_scatter.schema), None)]
+structseqs_masked_scatter = [(None, None)]
 
 
 @handle_th_errors
@@ -16205,7 +16205,7 @@ def dispatch_take_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """take(Tensor input, Tensor index): take"""
     return at.take(self=kwargs['self'], index=kwargs['index'])
 
-structseqs_take = [(return_types.for_schema('take', ops.take.schema), None)]
+structseqs_take = [(None, None)]
 
 
 @handle_th_errors
@@ -16240,7 +16240,7 @@ def dispatch_cumprod_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumprod(Tensor input, int64_t dim, *, ScalarType? dtype=None): cumprod"""
     return at.cumprod(self=kwargs['self'], dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_cumprod = [(return_types.for_schema('cumprod', ops.cumprod.schema), None)]
+structseqs_cumprod = [(None, None)]
 
 
 @handle_th_errors
@@ -16278,7 +16278,7 @@ def dispatch_logcumsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logcumsumexp(Tensor input, int64_t dim): logcumsumexp"""
     return at.logcumsumexp(self=kwargs['self'], dim=kwargs['dim'])
 
-structseqs_logcumsumexp = [(return_types.for_schema('logcumsumexp', ops.logcumsumexp.schema), None)]
+structseqs_logcumsumexp = [(None, None)]
 
 
 @handle_th_errors
@@ -16388,7 +16388,7 @@ def dispatch_logsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.logsumexp(**call_kwargs)
 
-structseqs_logsumexp = [(return_types.for_schema('logsumexp', ops.logsumexp.schema), None)]
+structseqs_logsumexp = [(None, None)]
 
 
 @handle_th_errors
@@ -16435,7 +16435,7 @@ def dispatch_isclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['equal_nan'] = kwargs['equal_nan']
     return at.isclose(**call_kwargs)
 
-structseqs_isclose = [(return_types.for_schema('isclose', ops.isclose.schema), None)]
+structseqs_isclose = [(None, None)]
 
 
 @handle_th_errors
@@ -16492,7 +16492,7 @@ def dispatch_allclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['equal_nan'] = kwargs['equal_nan']
     return at.allclose(**call_kwargs)
 
-structseqs_allclose = [(return_types.for_schema('allclose', ops.allclose.schema), None)]
+structseqs_allclose = [(None, None)]
 
 
 @handle_th_errors
@@ -16540,7 +16540,7 @@ def dispatch_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """equal(Tensor input, Tensor other): equal"""
     return at.equal(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_equal = [(return_types.for_schema('equal', ops.equal.schema), None)]
+structseqs_equal = [(None, None)]
 
 
 @handle_th_errors
@@ -16582,7 +16582,7 @@ def dispatch_clip_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clip(Tensor input, Scalar? min=None, Scalar? max=None): clip"""
     return at.clip(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
 
-structseqs_clip = [(return_types.for_schema('clip', ops.clip_Tensor.schema), None), (return_types.for_schema('clip', ops.clip.schema), None)]
+structseqs_clip = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16640,7 +16640,7 @@ def dispatch_clip__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clip_(Tensor input, Scalar? min=None, Scalar? max=None): clip_"""
     return at.clip_(self=kwargs['self'], min=kwargs['min'], max=kwargs['max'])
 
-structseqs_clip_ = [(return_types.for_schema('clip_', ops.clip__Tensor.schema), None), (return_types.for_schema('clip_', ops.clip_.schema), None)]
+structseqs_clip_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16691,7 +16691,7 @@ def dispatch_einsum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """einsum(str equation, TensorList tensors, *, IntArrayRef? path=None): einsum"""
     return at.einsum(equation=kwargs['equation'], tensors=kwargs['tensors'], path=kwargs['path'])
 
-structseqs_einsum = [(return_types.for_schema('einsum', ops.einsum.schema), None)]
+structseqs_einsum = [(None, None)]
 
 
 @handle_th_errors
@@ -16725,7 +16725,7 @@ def dispatch_tensordot_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tensordot(Tensor input, Tensor other, IntArrayRef dims_self, IntArrayRef dims_other): tensordot"""
     return at.tensordot(self=kwargs['self'], other=kwargs['other'], dims_self=kwargs['dims_self'], dims_other=kwargs['dims_other'])
 
-structseqs_tensordot = [(return_types.for_schema('tensordot', ops.tensordot.schema), None)]
+structseqs_tensordot = [(None, None)]
 
 
 @handle_th_errors
@@ -16766,7 +16766,7 @@ def dispatch_inner_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """inner(Tensor input, Tensor other): inner"""
     return at.inner(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_inner = [(return_types.for_schema('inner', ops.inner.schema), None)]
+structseqs_inner = [(None, None)]
 
 
 @handle_th_errors
@@ -16801,7 +16801,7 @@ def dispatch_outer_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """outer(Tensor input, Tensor vec2): outer"""
     return at.outer(self=kwargs['self'], vec2=kwargs['vec2'])
 
-structseqs_outer = [(return_types.for_schema('outer', ops.outer.schema), None)]
+structseqs_outer = [(None, None)]
 
 
 @handle_th_errors
@@ -16836,7 +16836,7 @@ def dispatch_ger_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ger(Tensor input, Tensor vec2): ger"""
     return at.ger(self=kwargs['self'], vec2=kwargs['vec2'])
 
-structseqs_ger = [(return_types.for_schema('ger', ops.ger.schema), None)]
+structseqs_ger = [(None, None)]
 
 
 @handle_th_errors
@@ -16871,7 +16871,7 @@ def dispatch_kron_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """kron(Tensor input, Tensor other): kron"""
     return at.kron(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_kron = [(return_types.for_schema('kron', ops.kron.schema), None)]
+structseqs_kron = [(None, None)]
 
 
 @handle_th_errors
@@ -16906,7 +16906,7 @@ def dispatch_cross_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cross(Tensor input, Tensor other, int64_t? dim=None): cross"""
     return at.cross(self=kwargs['self'], other=kwargs['other'], dim=kwargs['dim'])
 
-structseqs_cross = [(return_types.for_schema('cross', ops.cross.schema), None)]
+structseqs_cross = [(None, None)]
 
 
 @handle_th_errors
@@ -16952,7 +16952,7 @@ def dispatch__unique2_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['return_counts'] = kwargs['return_counts']
     return at._unique2(**call_kwargs)
 
-structseqs__unique2 = [(return_types.for_schema('_unique2', ops._unique2.schema), None)]
+structseqs__unique2 = [(None, None)]
 
 
 @handle_th_errors
@@ -17002,7 +17002,7 @@ def dispatch_unique_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['return_counts'] = kwargs['return_counts']
     return at.unique_dim(**call_kwargs)
 
-structseqs_unique_dim = [(return_types.for_schema('unique_dim', ops.unique_dim.schema), None)]
+structseqs_unique_dim = [(None, None)]
 
 
 @handle_th_errors
@@ -17053,7 +17053,7 @@ def dispatch_unique_consecutive_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dim'] = kwargs['dim']
     return at.unique_consecutive(**call_kwargs)
 
-structseqs_unique_consecutive = [(return_types.for_schema('unique_consecutive', ops.unique_consecutive.schema), None)]
+structseqs_unique_consecutive = [(None, None)]
 
 
 @handle_th_errors
@@ -17101,7 +17101,7 @@ def dispatch_unique_dim_consecutive_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['return_counts'] = kwargs['return_counts']
     return at.unique_dim_consecutive(**call_kwargs)
 
-structseqs_unique_dim_consecutive = [(return_types.for_schema('unique_dim_consecutive', ops.unique_dim_consecutive.schema), None)]
+structseqs_unique_dim_consecutive = [(None, None)]
 
 
 @handle_th_errors
@@ -17142,7 +17142,7 @@ def dispatch_cartesian_prod_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cartesian_prod(TensorList tensors): cartesian_prod"""
     return at.cartesian_prod(tensors=kwargs['tensors'])
 
-structseqs_cartesian_prod = [(return_types.for_schema('cartesian_prod', ops.cartesian_prod.schema), None)]
+structseqs_cartesian_prod = [(None, None)]
 
 
 @handle_th_errors
@@ -17178,7 +17178,7 @@ def dispatch_combinations_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['with_replacement'] = kwargs['with_replacement']
     return at.combinations(**call_kwargs)
 
-structseqs_combinations = [(return_types.for_schema('combinations', ops.combinations.schema), None)]
+structseqs_combinations = [(None, None)]
 
 
 @handle_th_errors
@@ -17225,7 +17225,7 @@ def dispatch_meshgrid_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """meshgrid(TensorList tensors, *, str indexing): meshgrid.indexing"""
     return at.meshgrid(tensors=kwargs['tensors'], indexing=kwargs['indexing'])
 
-structseqs_meshgrid = [(return_types.for_schema('meshgrid', ops.meshgrid.schema), None), (return_types.for_schema('meshgrid', ops.meshgrid_indexing.schema), None)]
+structseqs_meshgrid = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -17275,7 +17275,7 @@ def dispatch_repeat_interleave_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """repeat_interleave(Tensor input, SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None): repeat_interleave.self_int"""
     return at.repeat_interleave(self=kwargs['self'], repeats=kwargs['repeats'], dim=kwargs['dim'], output_size=kwargs['output_size'])
 
-structseqs_repeat_interleave = [(return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_Tensor.schema), None), (return_types.for_schema('repeat_interleave', ops.repeat_interleave_Tensor.schema), None), (return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_int.schema), None)]
+structseqs_repeat_interleave = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -17342,7 +17342,7 @@ def dispatch_take_along_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """take_along_dim(Tensor input, Tensor indices, int64_t? dim=None): take_along_dim"""
     return at.take_along_dim(self=kwargs['self'], indices=kwargs['indices'], dim=kwargs['dim'])
 
-structseqs_take_along_dim = [(return_types.for_schema('take_along_dim', ops.take_along_dim.schema), None)]
+structseqs_take_along_dim = [(None, None)]
 
 
 @handle_th_errors
@@ -17380,7 +17380,7 @@ def dispatch_argwhere_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """argwhere(Tensor input): argwhere"""
     return at.argwhere(self=kwargs['self'])
 
-structseqs_argwhere = [(return_types.for_schema('argwhere', ops.argwhere.schema), None)]
+structseqs_argwhere = [(None, None)]
 
 
 @handle_th_errors
@@ -17412,7 +17412,7 @@ def dispatch_broadcast_to_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """broadcast_to(Tensor input, SymIntArrayRef size): broadcast_to"""
     return at.broadcast_to(self=kwargs['self'], size=kwargs['size'])
 
-structseqs_broadcast_to = [(return_types.for_schema('broadcast_to', ops.broadcast_to.schema), None)]
+structseqs_broadcast_to = [(None, None)]
 
 
 @handle_th_errors
@@ -17451,7 +17451,7 @@ def dispatch_concat_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.concat(**call_kwargs)
 
-structseqs_concat = [(return_types.for_schema('concat', ops.concat.schema), None)]
+structseqs_concat = [(None, None)]
 
 
 @handle_th_errors
@@ -17490,7 +17490,7 @@ def dispatch_concatenate_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.concatenate(**call_kwargs)
 
-structseqs_concatenate = [(return_types.for_schema('concatenate', ops.concatenate.schema), None)]
+structseqs_concatenate = [(None, None)]
 
 
 @handle_th_errors
@@ -17525,7 +17525,7 @@ def dispatch_row_stack_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """row_stack(TensorList tensors): row_stack"""
     return at.row_stack(tensors=kwargs['tensors'])
 
-structseqs_row_stack = [(return_types.for_schema('row_stack', ops.row_stack.schema), None)]
+structseqs_row_stack = [(None, None)]
 
 
 @handle_th_errors
@@ -17555,7 +17555,7 @@ def dispatch_ravel_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ravel(Tensor input): ravel"""
     return at.ravel(self=kwargs['self'])
 
-structseqs_ravel = [(return_types.for_schema('ravel', ops.ravel.schema), None)]
+structseqs_ravel = [(None, None)]
 
 
 @handle_th_errors
@@ -17600,7 +17600,7 @@ def dispatch_tril_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.tril_indices(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_tril_indices = [(return_types.for_schema('tril_indices', ops.tril_indices.schema), None)]
+structseqs_tril_indices = [(None, None)]
 
 
 @handle_th_errors
@@ -17666,7 +17666,7 @@ def dispatch_triu_indices_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.triu_indices(**call_kwargs)
     return make_variable(result, requires_grad)
 
-structseqs_triu_indices = [(return_types.for_schema('triu_indices', ops.triu_indices.schema), None)]
+structseqs_triu_indices = [(None, None)]
 
 
 @handle_th_errors
@@ -17726,7 +17726,7 @@ def dispatch_count_nonzero_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """count_nonzero(Tensor input, IntArrayRef dim): count_nonzero.dim_IntList"""
     return at.count_nonzero(self=kwargs['self'], dim=kwargs['dim'])
 
-structseqs_count_nonzero = [(return_types.for_schema('count_nonzero', ops.count_nonzero.schema), None), (return_types.for_schema('count_nonzero', ops.count_nonzero_dim_IntList.schema), None)]
+structseqs_count_nonzero = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -17771,7 +17771,7 @@ def dispatch_convolution_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups): convolution"""
     return at.convolution(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], stride=kwargs['stride'], padding=kwargs['padding'], dilation=kwargs['dilation'], transposed=kwargs['transposed'], output_padding=kwargs['output_padding'], groups=kwargs['groups'])
 
-structseqs_convolution = [(return_types.for_schema('convolution', ops.convolution.schema), None)]
+structseqs_convolution = [(None, None)]
 
 
 @handle_th_errors
@@ -17825,7 +17825,7 @@ def dispatch__convolution_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_convolution(Tensor input, Tensor weight, Tensor? bias, SymIntArrayRef stride, SymIntArrayRef padding, SymIntArrayRef dilation, bool transposed, SymIntArrayRef output_padding, SymInt groups, bool benchmark, bool deterministic, bool cudnn_enabled, bool allow_tf32): _convolution"""
     return at._convolution(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], stride=kwargs['stride'], padding=kwargs['padding'], dilation=kwargs['dilation'], transposed=kwargs['transposed'], output_padding=kwargs['output_padding'], groups=kwargs['groups'], benchmark=kwargs['benchmark'], deterministic=kwargs['deterministic'], cudnn_enabled=kwargs['cudnn_enabled'], allow_tf32=kwargs['allow_tf32'])
 
-structseqs__convolution = [(return_types.for_schema('_convolution', ops._convolution.schema), None)]
+structseqs__convolution = [(None, None)]
 
 
 @handle_th_errors
@@ -17914,7 +17914,7 @@ def dispatch_conv1d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['groups'] = kwargs['groups']
     return at.conv1d(**call_kwargs)
 
-structseqs_conv1d = [(return_types.for_schema('conv1d', ops.conv1d.schema), None), (return_types.for_schema('conv1d', ops.conv1d_padding.schema), None)]
+structseqs_conv1d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -18019,7 +18019,7 @@ def dispatch_conv2d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['groups'] = kwargs['groups']
     return at.conv2d(**call_kwargs)
 
-structseqs_conv2d = [(return_types.for_schema('conv2d', ops.conv2d.schema), None), (return_types.for_schema('conv2d', ops.conv2d_padding.schema), None)]
+structseqs_conv2d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -18124,7 +18124,7 @@ def dispatch_conv3d_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['groups'] = kwargs['groups']
     return at.conv3d(**call_kwargs)
 
-structseqs_conv3d = [(return_types.for_schema('conv3d', ops.conv3d.schema), None), (return_types.for_schema('conv3d', ops.conv3d_padding.schema), None)]
+structseqs_conv3d = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -18212,7 +18212,7 @@ def dispatch_conv_transpose1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dilation'] = kwargs['dilation']
     return at.conv_transpose1d(**call_kwargs)
 
-structseqs_conv_transpose1d = [(return_types.for_schema('conv_transpose1d', ops.conv_transpose1d.schema), None)]
+structseqs_conv_transpose1d = [(None, None)]
 
 
 @handle_th_errors
@@ -18277,7 +18277,7 @@ def dispatch_conv_transpose2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dilation'] = kwargs['dilation']
     return at.conv_transpose2d(**call_kwargs)
 
-structseqs_conv_transpose2d = [(return_types.for_schema('conv_transpose2d', ops.conv_transpose2d_input.schema), None)]
+structseqs_conv_transpose2d = [(None, None)]
 
 
 @handle_th_errors
@@ -18342,7 +18342,7 @@ def dispatch_conv_transpose3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dilation'] = kwargs['dilation']
     return at.conv_transpose3d(**call_kwargs)
 
-structseqs_conv_transpose3d = [(return_types.for_schema('conv_transpose3d', ops.conv_transpose3d_input.schema), None)]
+structseqs_conv_transpose3d = [(None, None)]
 
 
 @handle_th_errors
@@ -18404,7 +18404,7 @@ def dispatch_max_pool1d_with_indices_0(self: Any, kwargs: dict[str, Any]) -> Any
         call_kwargs['ceil_mode'] = kwargs['ceil_mode']
     return at.max_pool1d_with_indices(**call_kwargs)
 
-structseqs_max_pool1d_with_indices = [(return_types.for_schema('max_pool1d_with_indices', ops.max_pool1d_with_indices.schema), None)]
+structseqs_max_pool1d_with_indices = [(None, None)]
 
 
 @handle_th_errors
@@ -18459,7 +18459,7 @@ def dispatch_max_pool1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['ceil_mode'] = kwargs['ceil_mode']
     return at.max_pool1d(**call_kwargs)
 
-structseqs_max_pool1d = [(return_types.for_schema('max_pool1d', ops.max_pool1d.schema), None)]
+structseqs_max_pool1d = [(None, None)]
 
 
 @handle_th_errors
@@ -18514,7 +18514,7 @@ def dispatch_avg_pool1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['count_include_pad'] = kwargs['count_include_pad']
     return at.avg_pool1d(**call_kwargs)
 
-structseqs_avg_pool1d = [(return_types.for_schema('avg_pool1d', ops.avg_pool1d.schema), None)]
+structseqs_avg_pool1d = [(None, None)]
 
 
 @handle_th_errors
@@ -18559,7 +18559,7 @@ def dispatch_adaptive_avg_pool1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """adaptive_avg_pool1d(Tensor input, IntArrayRef[1] output_size): adaptive_avg_pool1d"""
     return at.adaptive_avg_pool1d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-structseqs_adaptive_avg_pool1d = [(return_types.for_schema('adaptive_avg_pool1d', ops.adaptive_avg_pool1d.schema), None)]
+structseqs_adaptive_avg_pool1d = [(None, None)]
 
 
 @handle_th_errors
@@ -18594,7 +18594,7 @@ def dispatch_adaptive_max_pool1d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """adaptive_max_pool1d(Tensor input, IntArrayRef[1] output_size): adaptive_max_pool1d"""
     return at.adaptive_max_pool1d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-structseqs_adaptive_max_pool1d = [(return_types.for_schema('adaptive_max_pool1d', ops.adaptive_max_pool1d.schema), None)]
+structseqs_adaptive_max_pool1d = [(None, None)]
 
 
 @handle_th_errors
@@ -18640,7 +18640,7 @@ def dispatch_max_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['ceil_mode'] = kwargs['ceil_mode']
     return at.max_pool2d(**call_kwargs)
 
-structseqs_max_pool2d = [(return_types.for_schema('max_pool2d', ops.max_pool2d.schema), None)]
+structseqs_max_pool2d = [(None, None)]
 
 
 @handle_th_errors
@@ -18684,7 +18684,7 @@ def dispatch__adaptive_avg_pool2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_adaptive_avg_pool2d(Tensor input, SymIntArrayRef[2] output_size): _adaptive_avg_pool2d"""
     return at._adaptive_avg_pool2d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-structseqs__adaptive_avg_pool2d = [(return_types.for_schema('_adaptive_avg_pool2d', ops._adaptive_avg_pool2d.schema), None)]
+structseqs__adaptive_avg_pool2d = [(None, None)]
 
 
 @handle_th_errors
@@ -18719,7 +18719,7 @@ def dispatch__adaptive_avg_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_adaptive_avg_pool3d(Tensor input, SymIntArrayRef[3] output_size): _adaptive_avg_pool3d"""
     return at._adaptive_avg_pool3d(self=kwargs['self'], output_size=kwargs['output_size'])
 
-structseqs__adaptive_avg_pool3d = [(return_types.for_schema('_adaptive_avg_pool3d', ops._adaptive_avg_pool3d.schema), None)]
+structseqs__adaptive_avg_pool3d = [(None, None)]
 
 
 @handle_th_errors
@@ -18765,7 +18765,7 @@ def dispatch_max_pool3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['ceil_mode'] = kwargs['ceil_mode']
     return at.max_pool3d(**call_kwargs)
 
-structseqs_max_pool3d = [(return_types.for_schema('max_pool3d', ops.max_pool3d.schema), None)]
+structseqs_max_pool3d = [(None, None)]
 
 
 @handle_th_errors
@@ -18809,7 +18809,7 @@ def dispatch_channel_shuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """channel_shuffle(Tensor input, SymInt groups): channel_shuffle"""
     return at.channel_shuffle(self=kwargs['self'], groups=kwargs['groups'])
 
-structseqs_channel_shuffle = [(return_types.for_schema('channel_shuffle', ops.channel_shuffle.schema), None)]
+structseqs_channel_shuffle = [(None, None)]
 
 
 @handle_th_errors
@@ -18844,7 +18844,7 @@ def dispatch_native_channel_shuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """native_channel_shuffle(Tensor input, SymInt groups): native_channel_shuffle"""
     return at.native_channel_shuffle(self=kwargs['self'], groups=kwargs['groups'])
 
-structseqs_native_channel_shuffle = [(return_types.for_schema('native_channel_shuffle', ops.native_channel_shuffle.schema), None)]
+structseqs_native_channel_shuffle = [(None, None)]
 
 
 @handle_th_errors
@@ -18879,7 +18879,7 @@ def dispatch_affine_grid_generator_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """affine_grid_generator(Tensor theta, SymIntArrayRef size, bool align_corners): affine_grid_generator"""
     return at.affine_grid_generator(theta=kwargs['theta'], size=kwargs['size'], align_corners=kwargs['align_corners'])
 
-structseqs_affine_grid_generator = [(return_types.for_schema('affine_grid_generator', ops.affine_grid_generator.schema), None)]
+structseqs_affine_grid_generator = [(None, None)]
 
 
 @handle_th_errors
@@ -18915,7 +18915,7 @@ def dispatch_grid_sampler_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """grid_sampler(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners): grid_sampler"""
     return at.grid_sampler(input=kwargs['input'], grid=kwargs['grid'], interpolation_mode=kwargs['interpolation_mode'], padding_mode=kwargs['padding_mode'], align_corners=kwargs['align_corners'])
 
-structseqs_grid_sampler = [(return_types.for_schema('grid_sampler', ops.grid_sampler.schema), None)]
+structseqs_grid_sampler = [(None, None)]
 
 
 @handle_th_errors
@@ -18957,7 +18957,7 @@ def dispatch_grid_sampler_2d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """grid_sampler_2d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners): grid_sampler_2d"""
     return at.grid_sampler_2d(input=kwargs['input'], grid=kwargs['grid'], interpolation_mode=kwargs['interpolation_mode'], padding_mode=kwargs['padding_mode'], align_corners=kwargs['align_corners'])
 
-structseqs_grid_sampler_2d = [(return_types.for_schema('grid_sampler_2d', ops.grid_sampler_2d.schema), None)]
+structseqs_grid_sampler_2d = [(None, None)]
 
 
 @handle_th_errors
@@ -18999,7 +18999,7 @@ def dispatch_grid_sampler_3d_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """grid_sampler_3d(Tensor input, Tensor grid, int64_t interpolation_mode, int64_t padding_mode, bool align_corners): grid_sampler_3d"""
     return at.grid_sampler_3d(input=kwargs['input'], grid=kwargs['grid'], interpolation_mode=kwargs['interpolation_mode'], padding_mode=kwargs['padding_mode'], align_corners=kwargs['align_corners'])
 
-structseqs_grid_sampler_3d = [(return_types.for_schema('grid_sampler_3d', ops.grid_sampler_3d.schema), None)]
+structseqs_grid_sampler_3d = [(None, None)]
 
 
 @handle_th_errors
@@ -19041,7 +19041,7 @@ def dispatch_pixel_shuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """pixel_shuffle(Tensor input, int64_t upscale_factor): pixel_shuffle"""
     return at.pixel_shuffle(self=kwargs['self'], upscale_factor=kwargs['upscale_factor'])
 
-structseqs_pixel_shuffle = [(return_types.for_schema('pixel_shuffle', ops.pixel_shuffle.schema), None)]
+structseqs_pixel_shuffle = [(None, None)]
 
 
 @handle_th_errors
@@ -19076,7 +19076,7 @@ def dispatch_pixel_unshuffle_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """pixel_unshuffle(Tensor input, int64_t downscale_factor): pixel_unshuffle"""
     return at.pixel_unshuffle(self=kwargs['self'], downscale_factor=kwargs['downscale_factor'])
 
-structseqs_pixel_unshuffle = [(return_types.for_schema('pixel_unshuffle', ops.pixel_unshuffle.schema), None)]
+structseqs_pixel_unshuffle = [(None, None)]
 
 
 @handle_th_errors
@@ -19124,7 +19124,7 @@ def dispatch__scaled_dot_product_attention_math_0(self: Any, kwargs: dict[str, A
         call_kwargs['enable_gqa'] = kwargs['enable_gqa']
     return at._scaled_dot_product_attention_math(**call_kwargs)
 
-structseqs__scaled_dot_product_attention_math = [(return_types.for_schema('_scaled_dot_product_attention_math', ops._scaled_dot_product_attention_math.schema), None)]
+structseqs__scaled_dot_product_attention_math = [(None, None)]
 
 
 @handle_th_errors
@@ -19182,7 +19182,7 @@ def dispatch_dropout_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """dropout(Tensor input, double p, bool train): dropout"""
     return at.dropout(input=kwargs['input'], p=kwargs['p'], train=kwargs['train'])
 
-structseqs_dropout = [(return_types.for_schema('dropout', ops.dropout.schema), None)]
+structseqs_dropout = [(None, None)]
 
 
 @handle_th_errors
@@ -19218,7 +19218,7 @@ def dispatch_dropout__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """dropout_(Tensor input, double p, bool train): dropout_"""
     return at.dropout_(self=kwargs['self'], p=kwargs['p'], train=kwargs['train'])
 
-structseqs_dropout_ = [(return_types.for_schema('dropout_', ops.dropout_.schema), None)]
+structseqs_dropout_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19254,7 +19254,7 @@ def dispatch_feature_dropout_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """feature_dropout(Tensor input, double p, bool train): feature_dropout"""
     return at.feature_dropout(input=kwargs['input'], p=kwargs['p'], train=kwargs['train'])
 
-structseqs_feature_dropout = [(return_types.for_schema('feature_dropout', ops.feature_dropout.schema), None)]
+structseqs_feature_dropout = [(None, None)]
 
 
 @handle_th_errors
@@ -19290,7 +19290,7 @@ def dispatch_feature_dropout__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """feature_dropout_(Tensor input, double p, bool train): feature_dropout_"""
     return at.feature_dropout_(self=kwargs['self'], p=kwargs['p'], train=kwargs['train'])
 
-structseqs_feature_dropout_ = [(return_types.for_schema('feature_dropout_', ops.feature_dropout_.schema), None)]
+structseqs_feature_dropout_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19329,7 +19329,7 @@ def dispatch_ceil_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.ceil_out, 'ceil', False, self, kwargs, out)
     return at.ceil(self=kwargs['self'])
 
-structseqs_ceil = [(return_types.for_schema('ceil', ops.ceil.schema), return_types.for_schema('ceil_out', ops.ceil_out.schema))]
+structseqs_ceil = [(None, None)]
 
 
 @handle_th_errors
@@ -19364,7 +19364,7 @@ def dispatch_ceil__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ceil_(Tensor input): ceil_"""
     return at.ceil_(self=kwargs['self'])
 
-structseqs_ceil_ = [(return_types.for_schema('ceil_', ops.ceil_.schema), None)]
+structseqs_ceil_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19399,7 +19399,7 @@ def dispatch_erf_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.erf_out, 'erf', False, self, kwargs, out)
     return at.erf(self=kwargs['self'])
 
-structseqs_erf = [(return_types.for_schema('erf', ops.erf.schema), return_types.for_schema('erf_out', ops.erf_out.schema))]
+structseqs_erf = [(None, None)]
 
 
 @handle_th_errors
@@ -19434,7 +19434,7 @@ def dispatch_erf__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """erf_(Tensor input): erf_"""
     return at.erf_(self=kwargs['self'])
 
-structseqs_erf_ = [(return_types.for_schema('erf_', ops.erf_.schema), None)]
+structseqs_erf_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19469,7 +19469,7 @@ def dispatch_erfc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.erfc_out, 'erfc', False, self, kwargs, out)
     return at.erfc(self=kwargs['self'])
 
-structseqs_erfc = [(return_types.for_schema('erfc', ops.erfc.schema), return_types.for_schema('erfc_out', ops.erfc_out.schema))]
+structseqs_erfc = [(None, None)]
 
 
 @handle_th_errors
@@ -19504,7 +19504,7 @@ def dispatch_erfc__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """erfc_(Tensor input): erfc_"""
     return at.erfc_(self=kwargs['self'])
 
-structseqs_erfc_ = [(return_types.for_schema('erfc_', ops.erfc_.schema), None)]
+structseqs_erfc_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19539,7 +19539,7 @@ def dispatch_exp2_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.exp2_out, 'exp2', False, self, kwargs, out)
     return at.exp2(self=kwargs['self'])
 
-structseqs_exp2 = [(return_types.for_schema('exp2', ops.exp2.schema), return_types.for_schema('exp2_out', ops.exp2_out.schema))]
+structseqs_exp2 = [(None, None)]
 
 
 @handle_th_errors
@@ -19574,7 +19574,7 @@ def dispatch_exp2__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """exp2_(Tensor input): exp2_"""
     return at.exp2_(self=kwargs['self'])
 
-structseqs_exp2_ = [(return_types.for_schema('exp2_', ops.exp2_.schema), None)]
+structseqs_exp2_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19609,7 +19609,7 @@ def dispatch_floor_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.floor_out, 'floor', False, self, kwargs, out)
     return at.floor(self=kwargs['self'])
 
-structseqs_floor = [(return_types.for_schema('floor', ops.floor.schema), return_types.for_schema('floor_out', ops.floor_out.schema))]
+structseqs_floor = [(None, None)]
 
 
 @handle_th_errors
@@ -19644,7 +19644,7 @@ def dispatch_floor__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """floor_(Tensor input): floor_"""
     return at.floor_(self=kwargs['self'])
 
-structseqs_floor_ = [(return_types.for_schema('floor_', ops.floor_.schema), None)]
+structseqs_floor_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19679,7 +19679,7 @@ def dispatch_log10_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.log10_out, 'log10', False, self, kwargs, out)
     return at.log10(self=kwargs['self'])
 
-structseqs_log10 = [(return_types.for_schema('log10', ops.log10.schema), return_types.for_schema('log10_out', ops.log10_out.schema))]
+structseqs_log10 = [(None, None)]
 
 
 @handle_th_errors
@@ -19714,7 +19714,7 @@ def dispatch_log10__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log10_(Tensor input): log10_"""
     return at.log10_(self=kwargs['self'])
 
-structseqs_log10_ = [(return_types.for_schema('log10_', ops.log10_.schema), None)]
+structseqs_log10_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19749,7 +19749,7 @@ def dispatch_log2_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.log2_out, 'log2', False, self, kwargs, out)
     return at.log2(self=kwargs['self'])
 
-structseqs_log2 = [(return_types.for_schema('log2', ops.log2.schema), return_types.for_schema('log2_out', ops.log2_out.schema))]
+structseqs_log2 = [(None, None)]
 
 
 @handle_th_errors
@@ -19784,7 +19784,7 @@ def dispatch_log2__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log2_(Tensor input): log2_"""
     return at.log2_(self=kwargs['self'])
 
-structseqs_log2_ = [(return_types.for_schema('log2_', ops.log2_.schema), None)]
+structseqs_log2_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19829,7 +19829,7 @@ def dispatch_round_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.round_decimals_out, 'round', False, self, kwargs, out)
     return at.round(self=kwargs['self'], decimals=kwargs['decimals'])
 
-structseqs_round = [(return_types.for_schema('round', ops.round.schema), return_types.for_schema('round_out', ops.round_out.schema)), (return_types.for_schema('round', ops.round_decimals.schema), return_types.for_schema('round_out', ops.round_decimals_out.schema))]
+structseqs_round = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -19884,7 +19884,7 @@ def dispatch_round__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """round_(Tensor input, *, int64_t decimals): round_.decimals"""
     return at.round_(self=kwargs['self'], decimals=kwargs['decimals'])
 
-structseqs_round_ = [(return_types.for_schema('round_', ops.round_.schema), None), (return_types.for_schema('round_', ops.round__decimals.schema), None)]
+structseqs_round_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -19929,7 +19929,7 @@ def dispatch_rsqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.rsqrt_out, 'rsqrt', False, self, kwargs, out)
     return at.rsqrt(self=kwargs['self'])
 
-structseqs_rsqrt = [(return_types.for_schema('rsqrt', ops.rsqrt.schema), return_types.for_schema('rsqrt_out', ops.rsqrt_out.schema))]
+structseqs_rsqrt = [(None, None)]
 
 
 @handle_th_errors
@@ -19964,7 +19964,7 @@ def dispatch_rsqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """rsqrt_(Tensor input): rsqrt_"""
     return at.rsqrt_(self=kwargs['self'])
 
-structseqs_rsqrt_ = [(return_types.for_schema('rsqrt_', ops.rsqrt_.schema), None)]
+structseqs_rsqrt_ = [(None, None)]
 
 
 @handle_th_errors
@@ -19999,7 +19999,7 @@ def dispatch_sinc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.sinc_out, 'sinc', False, self, kwargs, out)
     return at.sinc(self=kwargs['self'])
 
-structseqs_sinc = [(return_types.for_schema('sinc', ops.sinc.schema), return_types.for_schema('sinc_out', ops.sinc_out.schema))]
+structseqs_sinc = [(None, None)]
 
 
 @handle_th_errors
@@ -20034,7 +20034,7 @@ def dispatch_sinc__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sinc_(Tensor input): sinc_"""
     return at.sinc_(self=kwargs['self'])
 
-structseqs_sinc_ = [(return_types.for_schema('sinc_', ops.sinc_.schema), None)]
+structseqs_sinc_ = [(None, None)]
 
 
 @handle_th_errors
@@ -20069,7 +20069,7 @@ def dispatch_square_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.square_out, 'square', False, self, kwargs, out)
     return at.square(self=kwargs['self'])
 
-structseqs_square = [(return_types.for_schema('square', ops.square.schema), return_types.for_schema('square_out', ops.square_out.schema))]
+structseqs_square = [(None, None)]
 
 
 @handle_th_errors
@@ -20104,7 +20104,7 @@ def dispatch_square__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """square_(Tensor input): square_"""
     return at.square_(self=kwargs['self'])
 
-structseqs_square_ = [(return_types.for_schema('square_', ops.square_.schema), None)]
+structseqs_square_ = [(None, None)]
 
 
 @handle_th_errors
@@ -20139,7 +20139,7 @@ def dispatch_tan_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.tan_out, 'tan', False, self, kwargs, out)
     return at.tan(self=kwargs['self'])
 
-structseqs_tan = [(return_types.for_schema('tan', ops.tan.schema), return_types.for_schema('tan_out', ops.tan_out.schema))]
+structseqs_tan = [(None, None)]
 
 
 @handle_th_errors
@@ -20174,7 +20174,7 @@ def dispatch_tan__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tan_(Tensor input): tan_"""
     return at.tan_(self=kwargs['self'])
 
-structseqs_tan_ = [(return_types.for_schema('tan_', ops.tan_.schema), None)]
+structseqs_tan_ = [(None, None)]
 
 
 @handle_th_errors
@@ -20209,7 +20209,7 @@ def dispatch_trunc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.trunc_out, 'trunc', False, self, kwargs, out)
     return at.trunc(self=kwargs['self'])
 
-structseqs_trunc = [(return_types.for_schema('trunc', ops.trunc.schema), return_types.for_schema('trunc_out', ops.trunc_out.schema))]
+structseqs_trunc = [(None, None)]
 
 
 @handle_th_errors
@@ -20244,7 +20244,7 @@ def dispatch_trunc__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """trunc_(Tensor input): trunc_"""
     return at.trunc_(self=kwargs['self'])
 
-structseqs_trunc_ = [(return_types.for_schema('trunc_', ops.trunc_.schema), None)]
+structseqs_trunc_ = [(None, None)]
 
 
 @handle_th_errors
@@ -20279,7 +20279,7 @@ def dispatch_fix_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fix_out, 'fix', False, self, kwargs, out)
     return at.fix(self=kwargs['self'])
 
-structseqs_fix = [(return_types.for_schema('fix', ops.fix.schema), return_types.for_schema('fix_out', ops.fix_out.schema))]
+structseqs_fix = [(None, None)]
 
 
 @handle_th_errors
@@ -20314,7 +20314,7 @@ def dispatch_fix__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fix_(Tensor input): fix_"""
     return at.fix_(self=kwargs['self'])
 
-structseqs_fix_ = [(return_types.for_schema('fix_', ops.fix_.schema), None)]
+structseqs_fix_ = [(None, None)]
 
 
 @handle_th_errors
@@ -20349,7 +20349,7 @@ def dispatch_signbit_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.signbit_out, 'signbit', False, self, kwargs, out)
     return at.signbit(self=kwargs['self'])
 
-structseqs_signbit = [(return_types.for_schema('signbit', ops.signbit.schema), return_types.for_schema('signbit_out', ops.signbit_out.schema))]
+structseqs_signbit = [(None, None)]
 
 
 @handle_th_errors
@@ -20397,7 +20397,7 @@ def dispatch_copysign_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.copysign_Scalar_out, 'copysign', False, self, kwargs, out)
     return at.copysign(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_copysign = [(return_types.for_schema('copysign', ops.copysign_Tensor.schema), return_types.for_schema('copysign_out', ops.copysign_out.schema)), (return_types.for_schema('copysign', ops.copysign_Scalar.schema), return_types.for_schema('copysign_out', ops.copysign_Scalar_out.schema))]
+structseqs_copysign = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -20451,7 +20451,7 @@ def dispatch_logical_xor_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.logical_xor_out, 'logical_xor', False, self, kwargs, out)
     return at.logical_xor(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_logical_xor = [(return_types.for_schema('logical_xor', ops.logical_xor.schema), return_types.for_schema('logical_xor_out', ops.logical_xor_out.schema))]
+structseqs_logical_xor = [(None, None)]
 
 
 @handle_th_errors
@@ -20492,7 +20492,7 @@ def dispatch_logaddexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.logaddexp_out, 'logaddexp', False, self, kwargs, out)
     return at.logaddexp(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_logaddexp = [(return_types.for_schema('logaddexp', ops.logaddexp.schema), return_types.for_schema('logaddexp_out', ops.logaddexp_out.schema))]
+structseqs_logaddexp = [(None, None)]
 
 
 @handle_th_errors
@@ -20553,7 +20553,7 @@ def dispatch_xlogy_2(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.xlogy_OutScalar_Other, 'xlogy', False, self, kwargs, out)
     return at.xlogy(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_xlogy = [(return_types.for_schema('xlogy', ops.xlogy_Tensor.schema), return_types.for_schema('xlogy_out', ops.xlogy_OutTensor.schema)), (return_types.for_schema('xlogy', ops.xlogy_Scalar_Self.schema), return_types.for_schema('xlogy_out', ops.xlogy_OutScalar_Self.schema)), (return_types.for_schema('xlogy', ops.xlogy_Scalar_Other.schema), return_types.for_schema('xlogy_out', ops.xlogy_OutScalar_Other.schema))]
+structseqs_xlogy = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -20624,7 +20624,7 @@ def dispatch_xlogy__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """xlogy_(Tensor input, Scalar other): xlogy_.Scalar_Other"""
     return at.xlogy_(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_xlogy_ = [(return_types.for_schema('xlogy_', ops.xlogy__Tensor.schema), None), (return_types.for_schema('xlogy_', ops.xlogy__Scalar_Other.schema), None)]
+structseqs_xlogy_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -20672,7 +20672,7 @@ def dispatch_heaviside_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.heaviside_out, 'heaviside', False, self, kwargs, out)
     return at.heaviside(self=kwargs['self'], values=kwargs['values'])
 
-structseqs_heaviside = [(return_types.for_schema('heaviside', ops.heaviside.schema), return_types.for_schema('heaviside_out', ops.heaviside_out.schema))]
+structseqs_heaviside = [(None, None)]
 
 
 @handle_th_errors
@@ -20713,7 +20713,7 @@ def dispatch_atan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.atan2_out, 'atan2', False, self, kwargs, out)
     return at.atan2(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_atan2 = [(return_types.for_schema('atan2', ops.atan2.schema), return_types.for_schema('atan2_out', ops.atan2_out.schema))]
+structseqs_atan2 = [(None, None)]
 
 
 @handle_th_errors
@@ -20754,7 +20754,7 @@ def dispatch_arctan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.arctan2_out, 'arctan2', False, self, kwargs, out)
     return at.arctan2(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_arctan2 = [(return_types.for_schema('arctan2', ops.arctan2.schema), return_types.for_schema('arctan2_out', ops.arctan2_out.schema))]
+structseqs_arctan2 = [(None, None)]
 
 
 @handle_th_errors
@@ -20805,7 +20805,7 @@ def dispatch_fmod_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fmod_Scalar_out, 'fmod', False, self, kwargs, out)
     return at.fmod(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_fmod = [(return_types.for_schema('fmod', ops.fmod_Tensor.schema), return_types.for_schema('fmod_out', ops.fmod_Tensor_out.schema)), (return_types.for_schema('fmod', ops.fmod_Scalar.schema), return_types.for_schema('fmod_out', ops.fmod_Scalar_out.schema))]
+structseqs_fmod = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -20859,7 +20859,7 @@ def dispatch_fmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fmin_out, 'fmin', False, self, kwargs, out)
     return at.fmin(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_fmin = [(return_types.for_schema('fmin', ops.fmin.schema), return_types.for_schema('fmin_out', ops.fmin_out.schema))]
+structseqs_fmin = [(None, None)]
 
 
 @handle_th_errors
@@ -20900,7 +20900,7 @@ def dispatch_fmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.fmax_out, 'fmax', False, self, kwargs, out)
     return at.fmax(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_fmax = [(return_types.for_schema('fmax', ops.fmax.schema), return_types.for_schema('fmax_out', ops.fmax_out.schema))]
+structseqs_fmax = [(None, None)]
 
 
 @handle_th_errors
@@ -20961,7 +20961,7 @@ def dispatch_float_power_2(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.float_power_Tensor_Scalar_out, 'float_power', False, self, kwargs, out)
     return at.float_power(self=kwargs['self'], exponent=kwargs['exponent'])
 
-structseqs_float_power = [(return_types.for_schema('float_power', ops.float_power_Tensor_Tensor.schema), return_types.for_schema('float_power_out', ops.float_power_Tensor_Tensor_out.schema)), (return_types.for_schema('float_power', ops.float_power_Scalar.schema), return_types.for_schema('float_power_out', ops.float_power_Scalar_out.schema)), (return_types.for_schema('float_power', ops.float_power_Tensor_Scalar.schema), return_types.for_schema('float_power_out', ops.float_power_Tensor_Scalar_out.schema))]
+structseqs_float_power = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -21028,7 +21028,7 @@ def dispatch_absolute_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.absolute_out, 'absolute', False, self, kwargs, out)
     return at.absolute(self=kwargs['self'])
 
-structseqs_absolute = [(return_types.for_schema('absolute', ops.absolute.schema), return_types.for_schema('absolute_out', ops.absolute_out.schema))]
+structseqs_absolute = [(None, None)]
 
 
 @handle_th_errors
@@ -21066,7 +21066,7 @@ def dispatch_arccos_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.arccos_out, 'arccos', False, self, kwargs, out)
     return at.arccos(self=kwargs['self'])
 
-structseqs_arccos = [(return_types.for_schema('arccos', ops.arccos.schema), return_types.for_schema('arccos_out', ops.arccos_out.schema))]
+structseqs_arccos = [(None, None)]
 
 
 @handle_th_errors
@@ -21101,7 +21101,7 @@ def dispatch_arccos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arccos_(Tensor input): arccos_"""
     return at.arccos_(self=kwargs['self'])
 
-structseqs_arccos_ = [(return_types.for_schema('arccos_', ops.arccos_.schema), None)]
+structseqs_arccos_ = [(None, None)]
 
 
 @handle_th_errors
@@ -21136,7 +21136,7 @@ def dispatch_arccosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.arccosh_out, 'arccosh', False, self, kwargs, out)
     return at.arccosh(self=kwargs['self'])
 
-structseqs_arccosh = [(return_types.for_schema('arccosh', ops.arccosh.schema), return_types.for_schema('arccosh_out', ops.arccosh_out.schema))]
+structseqs_arccosh = [(None, None)]
 
 
 @handle_th_errors
@@ -21171,7 +21171,7 @@ def dispatch_arccosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arccosh_(Tensor input): arccosh_"""
     return at.arccosh_(self=kwargs['self'])
 
-structseqs_arccosh_ = [(return_types.for_schema('arccosh_', ops.arccosh_.schema), None)]
+structseqs_arccosh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -21206,7 +21206,7 @@ def dispatch_arcsinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.arcsinh_out, 'arcsinh', False, self, kwargs, out)
     return at.arcsinh(self=kwargs['self'])
 
-structseqs_arcsinh = [(return_types.for_schema('arcsinh', ops.arcsinh.schema), return_types.for_schema('arcsinh_out', ops.arcsinh_out.schema))]
+structseqs_arcsinh = [(None, None)]
 
 
 @handle_th_errors
@@ -21241,7 +21241,7 @@ def dispatch_arcsinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arcsinh_(Tensor input): arcsinh_"""
     return at.arcsinh_(self=kwargs['self'])
 
-structseqs_arcsinh_ = [(return_types.for_schema('arcsinh_', ops.arcsinh_.schema), None)]
+structseqs_arcsinh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -21276,7 +21276,7 @@ def dispatch_arctanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.arctanh_out, 'arctanh', False, self, kwargs, out)
     return at.arctanh(self=kwargs['self'])
 
-structseqs_arctanh = [(return_types.for_schema('arctanh', ops.arctanh.schema), return_types.for_schema('arctanh_out', ops.arctanh_out.schema))]
+structseqs_arctanh = [(None, None)]
 
 
 @handle_th_errors
@@ -21311,7 +21311,7 @@ def dispatch_arctanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arctanh_(Tensor input): arctanh_"""
     return at.arctanh_(self=kwargs['self'])
 
-structseqs_arctanh_ = [(return_types.for_schema('arctanh_', ops.arctanh_.schema), None)]
+structseqs_arctanh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -21346,7 +21346,7 @@ def dispatch_arcsin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.arcsin_out, 'arcsin', False, self, kwargs, out)
     return at.arcsin(self=kwargs['self'])
 
-structseqs_arcsin = [(return_types.for_schema('arcsin', ops.arcsin.schema), return_types.for_schema('arcsin_out', ops.arcsin_out.schema))]
+structseqs_arcsin = [(None, None)]
 
 
 @handle_th_errors
@@ -21381,7 +21381,7 @@ def dispatch_arcsin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arcsin_(Tensor input): arcsin_"""
     return at.arcsin_(self=kwargs['self'])
 
-structseqs_arcsin_ = [(return_types.for_schema('arcsin_', ops.arcsin_.schema), None)]
+structseqs_arcsin_ = [(None, None)]
 
 
 @handle_th_errors
@@ -21416,7 +21416,7 @@ def dispatch_arctan_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.arctan_out, 'arctan', False, self, kwargs, out)
     return at.arctan(self=kwargs['self'])
 
-structseqs_arctan = [(return_types.for_schema('arctan', ops.arctan.schema), return_types.for_schema('arctan_out', ops.arctan_out.schema))]
+structseqs_arctan = [(None, None)]
 
 
 @handle_th_errors
@@ -21451,7 +21451,7 @@ def dispatch_arctan__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arctan_(Tensor input): arctan_"""
     return at.arctan_(self=kwargs['self'])
 
-structseqs_arctan_ = [(return_types.for_schema('arctan_', ops.arctan_.schema), None)]
+structseqs_arctan_ = [(None, None)]
 
 
 @handle_th_errors
@@ -21510,7 +21510,7 @@ def dispatch_divide_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """divide(Tensor input, Scalar other, *, str? rounding_mode): divide.Scalar_mode"""
     return at.divide(self=kwargs['self'], other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
 
-structseqs_divide = [(return_types.for_schema('divide', ops.divide_Tensor.schema), return_types.for_schema('divide_out', ops.divide_out.schema)), (return_types.for_schema('divide', ops.divide_Tensor_mode.schema), return_types.for_schema('divide_out', ops.divide_out_mode.schema)), (return_types.for_schema('divide', ops.divide_Scalar.schema), None), (return_types.for_schema('divide', ops.divide_Scalar_mode.schema), None)]
+structseqs_divide = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -21599,7 +21599,7 @@ def dispatch_isreal_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isreal(Tensor input): isreal"""
     return at.isreal(self=kwargs['self'])
 
-structseqs_isreal = [(return_types.for_schema('isreal', ops.isreal.schema), None)]
+structseqs_isreal = [(None, None)]
 
 
 @handle_th_errors
@@ -21641,7 +21641,7 @@ def dispatch_multiply_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """multiply(Tensor input, Scalar other): multiply.Scalar"""
     return at.multiply(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_multiply = [(return_types.for_schema('multiply', ops.multiply_Tensor.schema), return_types.for_schema('multiply_out', ops.multiply_out.schema)), (return_types.for_schema('multiply', ops.multiply_Scalar.schema), None)]
+structseqs_multiply = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -21700,7 +21700,7 @@ def dispatch_rad2deg_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.rad2deg_out, 'rad2deg', False, self, kwargs, out)
     return at.rad2deg(self=kwargs['self'])
 
-structseqs_rad2deg = [(return_types.for_schema('rad2deg', ops.rad2deg.schema), return_types.for_schema('rad2deg_out', ops.rad2deg_out.schema))]
+structseqs_rad2deg = [(None, None)]
 
 
 @handle_th_errors
@@ -21735,7 +21735,7 @@ def dispatch_rad2deg__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """rad2deg_(Tensor input): rad2deg_"""
     return at.rad2deg_(self=kwargs['self'])
 
-structseqs_rad2deg_ = [(return_types.for_schema('rad2deg_', ops.rad2deg_.schema), None)]
+structseqs_rad2deg_ = [(None, None)]
 
 
 @handle_th_errors
@@ -21770,7 +21770,7 @@ def dispatch_deg2rad_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.deg2rad_out, 'deg2rad', False, self, kwargs, out)
     return at.deg2rad(self=kwargs['self'])
 
-structseqs_deg2rad = [(return_types.for_schema('deg2rad', ops.deg2rad.schema), return_types.for_schema('deg2rad_out', ops.deg2rad_out.schema))]
+structseqs_deg2rad = [(None, None)]
 
 
 @handle_th_errors
@@ -21805,7 +21805,7 @@ def dispatch_deg2rad__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """deg2rad_(Tensor input): deg2rad_"""
     return at.deg2rad_(self=kwargs['self'])
 
-structseqs_deg2rad_ = [(return_types.for_schema('deg2rad_', ops.deg2rad_.schema), None)]
+structseqs_deg2rad_ = [(None, None)]
 
 
 @handle_th_errors
@@ -21840,7 +21840,7 @@ def dispatch_negative_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.negative_out, 'negative', False, self, kwargs, out)
     return at.negative(self=kwargs['self'])
 
-structseqs_negative = [(return_types.for_schema('negative', ops.negative.schema), return_types.for_schema('negative_out', ops.negative_out.schema))]
+structseqs_negative = [(None, None)]
 
 
 @handle_th_errors
@@ -21875,7 +21875,7 @@ def dispatch_negative__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """negative_(Tensor input): negative_"""
     return at.negative_(self=kwargs['self'])
 
-structseqs_negative_ = [(return_types.for_schema('negative_', ops.negative_.schema), None)]
+structseqs_negative_ = [(None, None)]
 
 
 @handle_th_errors
@@ -21907,7 +21907,7 @@ def dispatch_positive_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """positive(Tensor input): positive"""
     return at.positive(self=kwargs['self'])
 
-structseqs_positive = [(return_types.for_schema('positive', ops.positive.schema), None)]
+structseqs_positive = [(None, None)]
 
 
 @handle_th_errors
@@ -21959,7 +21959,7 @@ def dispatch_subtract_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return at.subtract(**call_kwargs)
 
-structseqs_subtract = [(return_types.for_schema('subtract', ops.subtract_Tensor.schema), return_types.for_schema('subtract_out', ops.subtract_out.schema)), (return_types.for_schema('subtract', ops.subtract_Scalar.schema), None)]
+structseqs_subtract = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22038,7 +22038,7 @@ def dispatch_not_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.not_equal_Scalar_out, 'not_equal', False, self, kwargs, out)
     return at.not_equal(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_not_equal = [(return_types.for_schema('not_equal', ops.not_equal_Tensor.schema), return_types.for_schema('not_equal_out', ops.not_equal_Tensor_out.schema)), (return_types.for_schema('not_equal', ops.not_equal_Scalar.schema), return_types.for_schema('not_equal_out', ops.not_equal_Scalar_out.schema))]
+structseqs_not_equal = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22102,7 +22102,7 @@ def dispatch_greater_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.greater_equal_Scalar_out, 'greater_equal', False, self, kwargs, out)
     return at.greater_equal(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_greater_equal = [(return_types.for_schema('greater_equal', ops.greater_equal_Tensor.schema), return_types.for_schema('greater_equal_out', ops.greater_equal_Tensor_out.schema)), (return_types.for_schema('greater_equal', ops.greater_equal_Scalar.schema), return_types.for_schema('greater_equal_out', ops.greater_equal_Scalar_out.schema))]
+structseqs_greater_equal = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22166,7 +22166,7 @@ def dispatch_less_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.less_equal_Scalar_out, 'less_equal', False, self, kwargs, out)
     return at.less_equal(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_less_equal = [(return_types.for_schema('less_equal', ops.less_equal_Tensor.schema), return_types.for_schema('less_equal_out', ops.less_equal_Tensor_out.schema)), (return_types.for_schema('less_equal', ops.less_equal_Scalar.schema), return_types.for_schema('less_equal_out', ops.less_equal_Scalar_out.schema))]
+structseqs_less_equal = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22230,7 +22230,7 @@ def dispatch_greater_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.greater_Scalar_out, 'greater', False, self, kwargs, out)
     return at.greater(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_greater = [(return_types.for_schema('greater', ops.greater_Tensor.schema), return_types.for_schema('greater_out', ops.greater_Tensor_out.schema)), (return_types.for_schema('greater', ops.greater_Scalar.schema), return_types.for_schema('greater_out', ops.greater_Scalar_out.schema))]
+structseqs_greater = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22294,7 +22294,7 @@ def dispatch_less_1(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.less_Scalar_out, 'less', False, self, kwargs, out)
     return at.less(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_less = [(return_types.for_schema('less', ops.less_Tensor.schema), return_types.for_schema('less_out', ops.less_Tensor_out.schema)), (return_types.for_schema('less', ops.less_Scalar.schema), return_types.for_schema('less_out', ops.less_Scalar_out.schema))]
+structseqs_less = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22348,7 +22348,7 @@ def dispatch_nan_to_num_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.nan_to_num_out, 'nan_to_num', False, self, kwargs, out)
     return at.nan_to_num(self=kwargs['self'], nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
 
-structseqs_nan_to_num = [(return_types.for_schema('nan_to_num', ops.nan_to_num.schema), return_types.for_schema('nan_to_num_out', ops.nan_to_num_out.schema))]
+structseqs_nan_to_num = [(None, None)]
 
 
 @handle_th_errors
@@ -22392,7 +22392,7 @@ def dispatch_nan_to_num__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """nan_to_num_(Tensor input, double? nan=None, double? posinf=None, double? neginf=None): nan_to_num_"""
     return at.nan_to_num_(self=kwargs['self'], nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
 
-structseqs_nan_to_num_ = [(return_types.for_schema('nan_to_num_', ops.nan_to_num_.schema), None)]
+structseqs_nan_to_num_ = [(None, None)]
 
 
 @handle_th_errors
@@ -22436,7 +22436,7 @@ def dispatch_isposinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.isposinf_out, 'isposinf', False, self, kwargs, out)
     return at.isposinf(self=kwargs['self'])
 
-structseqs_isposinf = [(return_types.for_schema('isposinf', ops.isposinf.schema), return_types.for_schema('isposinf_out', ops.isposinf_out.schema))]
+structseqs_isposinf = [(None, None)]
 
 
 @handle_th_errors
@@ -22474,7 +22474,7 @@ def dispatch_isneginf_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.isneginf_out, 'isneginf', False, self, kwargs, out)
     return at.isneginf(self=kwargs['self'])
 
-structseqs_isneginf = [(return_types.for_schema('isneginf', ops.isneginf.schema), return_types.for_schema('isneginf_out', ops.isneginf_out.schema))]
+structseqs_isneginf = [(None, None)]
 
 
 @handle_th_errors
@@ -22509,7 +22509,7 @@ def dispatch_is_signed_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """is_signed(Tensor input): is_signed"""
     return at.is_signed(self=kwargs['self'])
 
-structseqs_is_signed = [(return_types.for_schema('is_signed', ops.is_signed.schema), None)]
+structseqs_is_signed = [(None, None)]
 
 
 @handle_th_errors
@@ -22558,7 +22558,7 @@ def dispatch_tensor_split_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.tensor_split(**call_kwargs)
 
-structseqs_tensor_split = [(return_types.for_schema('tensor_split', ops.tensor_split_sections.schema), None), (return_types.for_schema('tensor_split', ops.tensor_split_indices.schema), None)]
+structseqs_tensor_split = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22620,7 +22620,7 @@ def dispatch_hsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """hsplit(Tensor input, IntArrayRef indices): hsplit.array"""
     return at.hsplit(self=kwargs['self'], indices=kwargs['indices'])
 
-structseqs_hsplit = [(return_types.for_schema('hsplit', ops.hsplit_int.schema), None), (return_types.for_schema('hsplit', ops.hsplit_array.schema), None)]
+structseqs_hsplit = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22672,7 +22672,7 @@ def dispatch_vsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """vsplit(Tensor input, IntArrayRef indices): vsplit.array"""
     return at.vsplit(self=kwargs['self'], indices=kwargs['indices'])
 
-structseqs_vsplit = [(return_types.for_schema('vsplit', ops.vsplit_int.schema), None), (return_types.for_schema('vsplit', ops.vsplit_array.schema), None)]
+structseqs_vsplit = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22724,7 +22724,7 @@ def dispatch_dsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """dsplit(Tensor input, IntArrayRef indices): dsplit.array"""
     return at.dsplit(self=kwargs['self'], indices=kwargs['indices'])
 
-structseqs_dsplit = [(return_types.for_schema('dsplit', ops.dsplit_int.schema), None), (return_types.for_schema('dsplit', ops.dsplit_array.schema), None)]
+structseqs_dsplit = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -22775,7 +22775,7 @@ def dispatch_cdist_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['compute_mode'] = kwargs['compute_mode']
     return at.cdist(**call_kwargs)
 
-structseqs_cdist = [(return_types.for_schema('cdist', ops.cdist.schema), None)]
+structseqs_cdist = [(None, None)]
 
 
 @handle_th_errors
@@ -22818,7 +22818,7 @@ def dispatch__euclidean_dist_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_euclidean_dist(Tensor x1, Tensor x2): _euclidean_dist"""
     return at._euclidean_dist(x1=kwargs['x1'], x2=kwargs['x2'])
 
-structseqs__euclidean_dist = [(return_types.for_schema('_euclidean_dist', ops._euclidean_dist.schema), None)]
+structseqs__euclidean_dist = [(None, None)]
 
 
 @handle_th_errors
@@ -22862,7 +22862,7 @@ def dispatch_pairwise_distance_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return at.pairwise_distance(**call_kwargs)
 
-structseqs_pairwise_distance = [(return_types.for_schema('pairwise_distance', ops.pairwise_distance.schema), None)]
+structseqs_pairwise_distance = [(None, None)]
 
 
 @handle_th_errors
@@ -22917,7 +22917,7 @@ def dispatch_cosine_similarity_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['eps'] = kwargs['eps']
     return at.cosine_similarity(**call_kwargs)
 
-structseqs_cosine_similarity = [(return_types.for_schema('cosine_similarity', ops.cosine_similarity.schema), None)]
+structseqs_cosine_similarity = [(None, None)]
 
 
 @handle_th_errors
@@ -22971,7 +22971,7 @@ def dispatch_embedding_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['sparse'] = kwargs['sparse']
     return at.embedding(**call_kwargs)
 
-structseqs_embedding = [(return_types.for_schema('embedding', ops.embedding.schema), None)]
+structseqs_embedding = [(None, None)]
 
 
 @handle_th_errors
@@ -23017,7 +23017,7 @@ def dispatch_embedding_renorm__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """embedding_renorm_(Tensor input, Tensor indices, double max_norm, double norm_type): embedding_renorm_"""
     return at.embedding_renorm_(self=kwargs['self'], indices=kwargs['indices'], max_norm=kwargs['max_norm'], norm_type=kwargs['norm_type'])
 
-structseqs_embedding_renorm_ = [(return_types.for_schema('embedding_renorm_', ops.embedding_renorm_.schema), None)]
+structseqs_embedding_renorm_ = [(None, None)]
 
 
 @handle_th_errors
@@ -23078,7 +23078,7 @@ def dispatch_embedding_bag_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['include_last_offset'] = kwargs['include_last_offset']
     return at.embedding_bag(**call_kwargs)
 
-structseqs_embedding_bag = [(return_types.for_schema('embedding_bag', ops.embedding_bag_padding_idx.schema), None), (return_types.for_schema('embedding_bag', ops.embedding_bag.schema), None)]
+structseqs_embedding_bag = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -23173,7 +23173,7 @@ def dispatch__embedding_bag_forward_only_0(self: Any, kwargs: dict[str, Any]) ->
         call_kwargs['padding_idx'] = kwargs['padding_idx']
     return at._embedding_bag_forward_only(**call_kwargs)
 
-structseqs__embedding_bag_forward_only = [(return_types.for_schema('_embedding_bag_forward_only', ops._embedding_bag_forward_only.schema), None)]
+structseqs__embedding_bag_forward_only = [(None, None)]
 
 
 @handle_th_errors
@@ -23248,7 +23248,7 @@ def dispatch__embedding_bag_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['padding_idx'] = kwargs['padding_idx']
     return at._embedding_bag(**call_kwargs)
 
-structseqs__embedding_bag = [(return_types.for_schema('_embedding_bag', ops._embedding_bag.schema), None)]
+structseqs__embedding_bag = [(None, None)]
 
 
 @handle_th_errors
@@ -23317,7 +23317,7 @@ def dispatch_layer_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['cudnn_enable'] = kwargs['cudnn_enable']
     return at.layer_norm(**call_kwargs)
 
-structseqs_layer_norm = [(return_types.for_schema('layer_norm', ops.layer_norm.schema), None)]
+structseqs_layer_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -23366,7 +23366,7 @@ def dispatch_rms_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """rms_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight=None, double? eps=None): rms_norm"""
     return at.rms_norm(input=kwargs['input'], normalized_shape=kwargs['normalized_shape'], weight=kwargs['weight'], eps=kwargs['eps'])
 
-structseqs_rms_norm = [(return_types.for_schema('rms_norm', ops.rms_norm.schema), None)]
+structseqs_rms_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -23407,7 +23407,7 @@ def dispatch__fused_rms_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_fused_rms_norm(Tensor input, IntArrayRef normalized_shape, Tensor? weight, double? eps): _fused_rms_norm"""
     return at._fused_rms_norm(input=kwargs['input'], normalized_shape=kwargs['normalized_shape'], weight=kwargs['weight'], eps=kwargs['eps'])
 
-structseqs__fused_rms_norm = [(return_types.for_schema('_fused_rms_norm', ops._fused_rms_norm.schema), None)]
+structseqs__fused_rms_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -23448,7 +23448,7 @@ def dispatch_native_layer_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """native_layer_norm(Tensor input, SymIntArrayRef normalized_shape, Tensor? weight, Tensor? bias, double eps): native_layer_norm"""
     return at.native_layer_norm(input=kwargs['input'], normalized_shape=kwargs['normalized_shape'], weight=kwargs['weight'], bias=kwargs['bias'], eps=kwargs['eps'])
 
-structseqs_native_layer_norm = [(return_types.for_schema('native_layer_norm', ops.native_layer_norm.schema), None)]
+structseqs_native_layer_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -23501,7 +23501,7 @@ def dispatch_group_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['cudnn_enabled'] = kwargs['cudnn_enabled']
     return at.group_norm(**call_kwargs)
 
-structseqs_group_norm = [(return_types.for_schema('group_norm', ops.group_norm.schema), None)]
+structseqs_group_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -23550,7 +23550,7 @@ def dispatch_native_group_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """native_group_norm(Tensor input, Tensor? weight, Tensor? bias, SymInt N, SymInt C, SymInt HxW, int64_t group, double eps): native_group_norm"""
     return at.native_group_norm(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], N=kwargs['N'], C=kwargs['C'], HxW=kwargs['HxW'], group=kwargs['group'], eps=kwargs['eps'])
 
-structseqs_native_group_norm = [(return_types.for_schema('native_group_norm', ops.native_group_norm.schema), None)]
+structseqs_native_group_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -23603,7 +23603,7 @@ def dispatch_batch_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled): batch_norm"""
     return at.batch_norm(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], running_mean=kwargs['running_mean'], running_var=kwargs['running_var'], training=kwargs['training'], momentum=kwargs['momentum'], eps=kwargs['eps'], cudnn_enabled=kwargs['cudnn_enabled'])
 
-structseqs_batch_norm = [(return_types.for_schema('batch_norm', ops.batch_norm.schema), None)]
+structseqs_batch_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -23655,7 +23655,7 @@ def dispatch_instance_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, double momentum, double eps, bool cudnn_enabled): instance_norm"""
     return at.instance_norm(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], running_mean=kwargs['running_mean'], running_var=kwargs['running_var'], use_input_stats=kwargs['use_input_stats'], momentum=kwargs['momentum'], eps=kwargs['eps'], cudnn_enabled=kwargs['cudnn_enabled'])
 
-structseqs_instance_norm = [(return_types.for_schema('instance_norm', ops.instance_norm.schema), None)]
+structseqs_instance_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -23707,7 +23707,7 @@ def dispatch__batch_norm_impl_index_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps, bool cudnn_enabled): _batch_norm_impl_index"""
     return at._batch_norm_impl_index(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], running_mean=kwargs['running_mean'], running_var=kwargs['running_var'], training=kwargs['training'], momentum=kwargs['momentum'], eps=kwargs['eps'], cudnn_enabled=kwargs['cudnn_enabled'])
 
-structseqs__batch_norm_impl_index = [(return_types.for_schema('_batch_norm_impl_index', ops._batch_norm_impl_index.schema), None)]
+structseqs__batch_norm_impl_index = [(None, None)]
 
 
 @handle_th_errors
@@ -23759,7 +23759,7 @@ def dispatch_native_batch_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, double momentum, double eps): native_batch_norm"""
     return at.native_batch_norm(input=kwargs['input'], weight=kwargs['weight'], bias=kwargs['bias'], running_mean=kwargs['running_mean'], running_var=kwargs['running_var'], training=kwargs['training'], momentum=kwargs['momentum'], eps=kwargs['eps'])
 
-structseqs_native_batch_norm = [(return_types.for_schema('native_batch_norm', ops.native_batch_norm.schema), None)]
+structseqs_native_batch_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -23810,7 +23810,7 @@ def dispatch_cudnn_is_acceptable_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cudnn_is_acceptable(Tensor input): cudnn_is_acceptable"""
     return at.cudnn_is_acceptable(self=kwargs['self'])
 
-structseqs_cudnn_is_acceptable = [(return_types.for_schema('cudnn_is_acceptable', ops.cudnn_is_acceptable.schema), None)]
+structseqs_cudnn_is_acceptable = [(None, None)]
 
 
 @handle_th_errors
@@ -23849,7 +23849,7 @@ def dispatch_lstm_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lstm(Tensor input, TensorList hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): lstm.input"""
     return at.lstm(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
 
-structseqs_lstm = [(return_types.for_schema('lstm', ops.lstm_data.schema), None), (return_types.for_schema('lstm', ops.lstm_input.schema), None)]
+structseqs_lstm = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -23921,7 +23921,7 @@ def dispatch_gru_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """gru(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): gru.input"""
     return at.gru(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
 
-structseqs_gru = [(return_types.for_schema('gru', ops.gru_data.schema), None), (return_types.for_schema('gru', ops.gru_input.schema), None)]
+structseqs_gru = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -23997,7 +23997,7 @@ def dispatch_rnn_tanh_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """rnn_tanh(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): rnn_tanh.input"""
     return at.rnn_tanh(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
 
-structseqs_rnn_tanh = [(return_types.for_schema('rnn_tanh', ops.rnn_tanh_data.schema), None), (return_types.for_schema('rnn_tanh', ops.rnn_tanh_input.schema), None)]
+structseqs_rnn_tanh = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -24073,7 +24073,7 @@ def dispatch_rnn_relu_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """rnn_relu(Tensor input, Tensor hx, TensorList params, bool has_biases, int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first): rnn_relu.input"""
     return at.rnn_relu(input=kwargs['input'], hx=kwargs['hx'], params=kwargs['params'], has_biases=kwargs['has_biases'], num_layers=kwargs['num_layers'], dropout=kwargs['dropout'], train=kwargs['train'], bidirectional=kwargs['bidirectional'], batch_first=kwargs['batch_first'])
 
-structseqs_rnn_relu = [(return_types.for_schema('rnn_relu', ops.rnn_relu_data.schema), None), (return_types.for_schema('rnn_relu', ops.rnn_relu_input.schema), None)]
+structseqs_rnn_relu = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -24142,7 +24142,7 @@ def dispatch_lstm_cell_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """lstm_cell(Tensor input, TensorList hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None): lstm_cell"""
     return at.lstm_cell(input=kwargs['input'], hx=kwargs['hx'], w_ih=kwargs['w_ih'], w_hh=kwargs['w_hh'], b_ih=kwargs['b_ih'], b_hh=kwargs['b_hh'])
 
-structseqs_lstm_cell = [(return_types.for_schema('lstm_cell', ops.lstm_cell.schema), None)]
+structseqs_lstm_cell = [(None, None)]
 
 
 @handle_th_errors
@@ -24187,7 +24187,7 @@ def dispatch_gru_cell_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None): gru_cell"""
     return at.gru_cell(input=kwargs['input'], hx=kwargs['hx'], w_ih=kwargs['w_ih'], w_hh=kwargs['w_hh'], b_ih=kwargs['b_ih'], b_hh=kwargs['b_hh'])
 
-structseqs_gru_cell = [(return_types.for_schema('gru_cell', ops.gru_cell.schema), None)]
+structseqs_gru_cell = [(None, None)]
 
 
 @handle_th_errors
@@ -24234,7 +24234,7 @@ def dispatch_rnn_tanh_cell_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None): rnn_tanh_cell"""
     return at.rnn_tanh_cell(input=kwargs['input'], hx=kwargs['hx'], w_ih=kwargs['w_ih'], w_hh=kwargs['w_hh'], b_ih=kwargs['b_ih'], b_hh=kwargs['b_hh'])
 
-structseqs_rnn_tanh_cell = [(return_types.for_schema('rnn_tanh_cell', ops.rnn_tanh_cell.schema), None)]
+structseqs_rnn_tanh_cell = [(None, None)]
 
 
 @handle_th_errors
@@ -24281,7 +24281,7 @@ def dispatch_rnn_relu_cell_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """rnn_relu_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih=None, Tensor? b_hh=None): rnn_relu_cell"""
     return at.rnn_relu_cell(input=kwargs['input'], hx=kwargs['hx'], w_ih=kwargs['w_ih'], w_hh=kwargs['w_hh'], b_ih=kwargs['b_ih'], b_hh=kwargs['b_hh'])
 
-structseqs_rnn_relu_cell = [(return_types.for_schema('rnn_relu_cell', ops.rnn_relu_cell.schema), None)]
+structseqs_rnn_relu_cell = [(None, None)]
 
 
 @handle_th_errors
@@ -24328,7 +24328,7 @@ def dispatch__pack_padded_sequence_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_pack_padded_sequence(Tensor input, Tensor lengths, bool batch_first): _pack_padded_sequence"""
     return at._pack_padded_sequence(input=kwargs['input'], lengths=kwargs['lengths'], batch_first=kwargs['batch_first'])
 
-structseqs__pack_padded_sequence = [(return_types.for_schema('_pack_padded_sequence', ops._pack_padded_sequence.schema), None)]
+structseqs__pack_padded_sequence = [(None, None)]
 
 
 @handle_th_errors
@@ -24364,7 +24364,7 @@ def dispatch__pad_packed_sequence_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_pad_packed_sequence(Tensor data, Tensor batch_sizes, bool batch_first, Scalar padding_value, int64_t total_length): _pad_packed_sequence"""
     return at._pad_packed_sequence(data=kwargs['data'], batch_sizes=kwargs['batch_sizes'], batch_first=kwargs['batch_first'], padding_value=kwargs['padding_value'], total_length=kwargs['total_length'])
 
-structseqs__pad_packed_sequence = [(return_types.for_schema('_pad_packed_sequence', ops._pad_packed_sequence.schema), None)]
+structseqs__pad_packed_sequence = [(None, None)]
 
 
 @handle_th_errors
@@ -24411,7 +24411,7 @@ def dispatch__weight_norm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at._weight_norm(**call_kwargs)
 
-structseqs__weight_norm = [(return_types.for_schema('_weight_norm', ops._weight_norm.schema), None)]
+structseqs__weight_norm = [(None, None)]
 
 
 @handle_th_errors
@@ -24456,7 +24456,7 @@ def dispatch__weight_norm_interface_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at._weight_norm_interface(**call_kwargs)
 
-structseqs__weight_norm_interface = [(return_types.for_schema('_weight_norm_interface', ops._weight_norm_interface.schema), None)]
+structseqs__weight_norm_interface = [(None, None)]
 
 
 @handle_th_errors
@@ -24502,7 +24502,7 @@ def dispatch_norm_except_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return at.norm_except_dim(**call_kwargs)
 
-structseqs_norm_except_dim = [(return_types.for_schema('norm_except_dim', ops.norm_except_dim.schema), None)]
+structseqs_norm_except_dim = [(None, None)]
 
 
 @handle_th_errors
@@ -24547,7 +24547,7 @@ def dispatch__fft_r2c_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._fft_r2c_out, '_fft_r2c', False, self, kwargs, out)
     return at._fft_r2c(self=kwargs['self'], dim=kwargs['dim'], normalization=kwargs['normalization'], onesided=kwargs['onesided'])
 
-structseqs__fft_r2c = [(return_types.for_schema('_fft_r2c', ops._fft_r2c.schema), return_types.for_schema('_fft_r2c_out', ops._fft_r2c_out.schema))]
+structseqs__fft_r2c = [(None, None)]
 
 
 @handle_th_errors
@@ -24592,7 +24592,7 @@ def dispatch__fft_c2r_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._fft_c2r_out, '_fft_c2r', False, self, kwargs, out)
     return at._fft_c2r(self=kwargs['self'], dim=kwargs['dim'], normalization=kwargs['normalization'], last_dim_size=kwargs['last_dim_size'])
 
-structseqs__fft_c2r = [(return_types.for_schema('_fft_c2r', ops._fft_c2r.schema), return_types.for_schema('_fft_c2r_out', ops._fft_c2r_out.schema))]
+structseqs__fft_c2r = [(None, None)]
 
 
 @handle_th_errors
@@ -24639,7 +24639,7 @@ def dispatch__fft_c2c_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops._fft_c2c_out, '_fft_c2c', False, self, kwargs, out)
     return at._fft_c2c(self=kwargs['self'], dim=kwargs['dim'], normalization=kwargs['normalization'], forward=kwargs['forward'])
 
-structseqs__fft_c2c = [(return_types.for_schema('_fft_c2c', ops._fft_c2c.schema), return_types.for_schema('_fft_c2c_out', ops._fft_c2c_out.schema))]
+structseqs__fft_c2c = [(None, None)]
 
 
 @handle_th_errors
@@ -24684,7 +24684,7 @@ def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.lgamma_out, 'lgamma', False, self, kwargs, out)
     return at.lgamma(self=kwargs['self'])
 
-structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), return_types.for_schema('lgamma_out', ops.lgamma_out.schema))]
+structseqs_lgamma = [(None, None)]
 
 
 @handle_th_errors
@@ -24722,7 +24722,7 @@ def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.digamma_out, 'digamma', False, self, kwargs, out)
     return at.digamma(self=kwargs['self'])
 
-structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), return_types.for_schema('digamma_out', ops.digamma_out.schema))]
+structseqs_digamma = [(None, None)]
 
 
 @handle_th_errors
@@ -24760,7 +24760,7 @@ def dispatch_erfinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.erfinv_out, 'erfinv', False, self, kwargs, out)
     return at.erfinv(self=kwargs['self'])
 
-structseqs_erfinv = [(return_types.for_schema('erfinv', ops.erfinv.schema), return_types.for_schema('erfinv_out', ops.erfinv_out.schema))]
+structseqs_erfinv = [(None, None)]
 
 
 @handle_th_errors
@@ -24798,7 +24798,7 @@ def dispatch_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.i0_out, 'i0', False, self, kwargs, out)
     return at.i0(self=kwargs['self'])
 
-structseqs_i0 = [(return_types.for_schema('i0', ops.i0.schema), return_types.for_schema('i0_out', ops.i0_out.schema))]
+structseqs_i0 = [(None, None)]
 
 
 @handle_th_errors
@@ -24833,7 +24833,7 @@ def dispatch_i0__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """i0_(Tensor input): i0_"""
     return at.i0_(self=kwargs['self'])
 
-structseqs_i0_ = [(return_types.for_schema('i0_', ops.i0_.schema), None)]
+structseqs_i0_ = [(None, None)]
 
 
 @handle_th_errors
@@ -24868,7 +24868,7 @@ def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.polygamma_out, 'polygamma', False, self, kwargs, out)
     return at.polygamma(n=kwargs['n'], self=kwargs['self'])
 
-structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), return_types.for_schema('polygamma_out', ops.polygamma_out.schema))]
+structseqs_polygamma = [(None, None)]
 
 
 @handle_th_errors
@@ -24909,7 +24909,7 @@ def dispatch_logit_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.logit_out, 'logit', False, self, kwargs, out)
     return at.logit(self=kwargs['self'], eps=kwargs['eps'])
 
-structseqs_logit = [(return_types.for_schema('logit', ops.logit.schema), return_types.for_schema('logit_out', ops.logit_out.schema))]
+structseqs_logit = [(None, None)]
 
 
 @handle_th_errors
@@ -24947,7 +24947,7 @@ def dispatch_logit__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logit_(Tensor input, double? eps=None): logit_"""
     return at.logit_(self=kwargs['self'], eps=kwargs['eps'])
 
-structseqs_logit_ = [(return_types.for_schema('logit_', ops.logit_.schema), None)]
+structseqs_logit_ = [(None, None)]
 
 
 @handle_th_errors
@@ -24985,7 +24985,7 @@ def dispatch_mvlgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.mvlgamma_out, 'mvlgamma', False, self, kwargs, out)
     return at.mvlgamma(self=kwargs['self'], p=kwargs['p'])
 
-structseqs_mvlgamma = [(return_types.for_schema('mvlgamma', ops.mvlgamma.schema), return_types.for_schema('mvlgamma_out', ops.mvlgamma_out.schema))]
+structseqs_mvlgamma = [(None, None)]
 
 
 @handle_th_errors
@@ -25036,7 +25036,7 @@ def dispatch_bartlett_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.bartlett_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_bartlett_window = [(return_types.for_schema('bartlett_window', ops.bartlett_window.schema), None), (return_types.for_schema('bartlett_window', ops.bartlett_window_periodic.schema), None)]
+structseqs_bartlett_window = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -25113,7 +25113,7 @@ def dispatch_blackman_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.blackman_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_blackman_window = [(return_types.for_schema('blackman_window', ops.blackman_window.schema), None), (return_types.for_schema('blackman_window', ops.blackman_window_periodic.schema), None)]
+structseqs_blackman_window = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -25190,7 +25190,7 @@ def dispatch_hann_window_1(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.hann_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_hann_window = [(return_types.for_schema('hann_window', ops.hann_window.schema), None), (return_types.for_schema('hann_window', ops.hann_window_periodic.schema), None)]
+structseqs_hann_window = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -25287,7 +25287,7 @@ def dispatch_hamming_window_3(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.hamming_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], alpha=kwargs['alpha'], beta=kwargs['beta'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_hamming_window = [(return_types.for_schema('hamming_window', ops.hamming_window.schema), None), (return_types.for_schema('hamming_window', ops.hamming_window_periodic.schema), None), (return_types.for_schema('hamming_window', ops.hamming_window_periodic_alpha.schema), None), (return_types.for_schema('hamming_window', ops.hamming_window_periodic_alpha_beta.schema), None)]
+structseqs_hamming_window = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -25421,7 +25421,7 @@ def dispatch_kaiser_window_2(self: Any, kwargs: dict[str, Any]) -> Any:
         result = at.kaiser_window(window_length=kwargs['window_length'], periodic=kwargs['periodic'], beta=kwargs['beta'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_kaiser_window = [(return_types.for_schema('kaiser_window', ops.kaiser_window.schema), None), (return_types.for_schema('kaiser_window', ops.kaiser_window_periodic.schema), None), (return_types.for_schema('kaiser_window', ops.kaiser_window_beta.schema), None)]
+structseqs_kaiser_window = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -25540,7 +25540,7 @@ def dispatch_stft_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['align_to_window'] = kwargs['align_to_window']
     return at.stft(**call_kwargs)
 
-structseqs_stft = [(return_types.for_schema('stft', ops.stft_center.schema), None), (return_types.for_schema('stft', ops.stft.schema), None)]
+structseqs_stft = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -25635,7 +25635,7 @@ def dispatch_istft_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['return_complex'] = kwargs['return_complex']
     return at.istft(**call_kwargs)
 
-structseqs_istft = [(return_types.for_schema('istft', ops.istft.schema), None)]
+structseqs_istft = [(None, None)]
 
 
 @handle_th_errors
@@ -25692,7 +25692,7 @@ def dispatch__standard_gamma_grad_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_standard_gamma_grad(Tensor input, Tensor output): _standard_gamma_grad"""
     return at._standard_gamma_grad(self=kwargs['self'], output=kwargs['output'])
 
-structseqs__standard_gamma_grad = [(return_types.for_schema('_standard_gamma_grad', ops._standard_gamma_grad.schema), None)]
+structseqs__standard_gamma_grad = [(None, None)]
 
 
 @handle_th_errors
@@ -25727,7 +25727,7 @@ def dispatch__standard_gamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_standard_gamma(Tensor input, Generator? generator=None): _standard_gamma"""
     return at._standard_gamma(self=kwargs['self'], generator=kwargs['generator'])
 
-structseqs__standard_gamma = [(return_types.for_schema('_standard_gamma', ops._standard_gamma.schema), None)]
+structseqs__standard_gamma = [(None, None)]
 
 
 @handle_th_errors
@@ -25760,7 +25760,7 @@ def dispatch__dirichlet_grad_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_dirichlet_grad(Tensor x, Tensor alpha, Tensor total): _dirichlet_grad"""
     return at._dirichlet_grad(x=kwargs['x'], alpha=kwargs['alpha'], total=kwargs['total'])
 
-structseqs__dirichlet_grad = [(return_types.for_schema('_dirichlet_grad', ops._dirichlet_grad.schema), None)]
+structseqs__dirichlet_grad = [(None, None)]
 
 
 @handle_th_errors
@@ -25798,7 +25798,7 @@ def dispatch__sample_dirichlet_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_sample_dirichlet(Tensor input, Generator? generator=None): _sample_dirichlet"""
     return at._sample_dirichlet(self=kwargs['self'], generator=kwargs['generator'])
 
-structseqs__sample_dirichlet = [(return_types.for_schema('_sample_dirichlet', ops._sample_dirichlet.schema), None)]
+structseqs__sample_dirichlet = [(None, None)]
 
 
 @handle_th_errors
@@ -25831,7 +25831,7 @@ def dispatch_poisson_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """poisson(Tensor input, Generator? generator=None): poisson"""
     return at.poisson(self=kwargs['self'], generator=kwargs['generator'])
 
-structseqs_poisson = [(return_types.for_schema('poisson', ops.poisson.schema), None)]
+structseqs_poisson = [(None, None)]
 
 
 @handle_th_errors
@@ -25864,7 +25864,7 @@ def dispatch_binomial_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """binomial(Tensor count, Tensor prob, Generator? generator=None): binomial"""
     return at.binomial(count=kwargs['count'], prob=kwargs['prob'], generator=kwargs['generator'])
 
-structseqs_binomial = [(return_types.for_schema('binomial', ops.binomial.schema), None)]
+structseqs_binomial = [(None, None)]
 
 
 @handle_th_errors
@@ -25903,7 +25903,7 @@ def dispatch_igamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.igamma_out, 'igamma', False, self, kwargs, out)
     return at.igamma(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_igamma = [(return_types.for_schema('igamma', ops.igamma.schema), return_types.for_schema('igamma_out', ops.igamma_out.schema))]
+structseqs_igamma = [(None, None)]
 
 
 @handle_th_errors
@@ -25944,7 +25944,7 @@ def dispatch_igammac_0(self: Any, kwargs: dict[str, Any]) -> Any:
         return call_out(ops.igammac_out, 'igammac', False, self, kwargs, out)
     return at.igammac(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_igammac = [(return_types.for_schema('igammac', ops.igammac.schema), return_types.for_schema('igammac_out', ops.igammac_out.schema))]
+structseqs_igammac = [(None, None)]
 
 
 @handle_th_errors
@@ -25982,7 +25982,7 @@ def dispatch__make_dual_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_make_dual(Tensor primal, Tensor tangent, int64_t level): _make_dual"""
     return at._make_dual(primal=kwargs['primal'], tangent=kwargs['tangent'], level=kwargs['level'])
 
-structseqs__make_dual = [(return_types.for_schema('_make_dual', ops._make_dual.schema), None)]
+structseqs__make_dual = [(None, None)]
 
 
 @handle_th_errors
@@ -26060,7 +26060,7 @@ def dispatch__new_zeros_with_same_feature_meta_0(self: Any, kwargs: dict[str, An
         call_kwargs['self_num_batch_dims'] = kwargs['self_num_batch_dims']
     return at._new_zeros_with_same_feature_meta(**call_kwargs)
 
-structseqs__new_zeros_with_same_feature_meta = [(return_types.for_schema('_new_zeros_with_same_feature_meta', ops._new_zeros_with_same_feature_meta.schema), None)]
+structseqs__new_zeros_with_same_feature_meta = [(None, None)]
 
 
 @handle_th_errors
@@ -26100,7 +26100,7 @@ def dispatch__has_same_storage_numel_0(self: Any, kwargs: dict[str, Any]) -> Any
     """_has_same_storage_numel(Tensor input, Tensor other): _has_same_storage_numel"""
     return at._has_same_storage_numel(self=kwargs['self'], other=kwargs['other'])
 
-structseqs__has_same_storage_numel = [(return_types.for_schema('_has_same_storage_numel', ops._has_same_storage_numel.schema), None)]
+structseqs__has_same_storage_numel = [(None, None)]
 
 
 @handle_th_errors
@@ -26135,7 +26135,7 @@ def dispatch_is_same_size_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """is_same_size(Tensor input, Tensor other): is_same_size"""
     return at.is_same_size(self=kwargs['self'], other=kwargs['other'])
 
-structseqs_is_same_size = [(return_types.for_schema('is_same_size', ops.is_same_size.schema), None)]
+structseqs_is_same_size = [(None, None)]
 
 
 @handle_th_errors

@@ -48,7 +48,7 @@ def dispatch_uniform__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.uniform_(**call_kwargs)
 
-structseqs_uniform_ = [(return_types.for_schema('uniform_', ops.uniform_.schema), None)]
+structseqs_uniform_ = [(None, None)]
 
 
 @handle_th_errors
@@ -88,7 +88,7 @@ def dispatch_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """select(int64_t dim, SymInt index): select.int"""
     return self.select(dim=kwargs['dim'], index=kwargs['index'])
 
-structseqs_select = [(return_types.for_schema('select', ops.select_int.schema), None)]
+structseqs_select = [(None, None)]
 
 
 @handle_th_errors
@@ -123,7 +123,7 @@ def dispatch_as_strided_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """as_strided(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None): as_strided"""
     return self.as_strided(size=kwargs['size'], stride=kwargs['stride'], storage_offset=kwargs['storage_offset'])
 
-structseqs_as_strided = [(return_types.for_schema('as_strided', ops.as_strided.schema), None)]
+structseqs_as_strided = [(None, None)]
 
 
 @handle_th_errors
@@ -176,7 +176,7 @@ def dispatch_add_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['other'] = kwargs['other']
     return self.add(**call_kwargs)
 
-structseqs_add = [(return_types.for_schema('add', ops.add_Tensor.schema), None), (return_types.for_schema('add', ops.add_Tensor.schema), None)]
+structseqs_add = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -242,7 +242,7 @@ def dispatch_add__1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['other'] = kwargs['other']
     return self.add_(**call_kwargs)
 
-structseqs_add_ = [(return_types.for_schema('add_', ops.add__Tensor.schema), None), (return_types.for_schema('add_', ops.add__Tensor.schema), None)]
+structseqs_add_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -297,7 +297,7 @@ def dispatch_copy__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['non_blocking'] = kwargs['non_blocking']
     return self.copy_(**call_kwargs)
 
-structseqs_copy_ = [(return_types.for_schema('copy_', ops.copy_.schema), None)]
+structseqs_copy_ = [(None, None)]
 
 
 @handle_th_errors
@@ -334,7 +334,7 @@ def dispatch_resize__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resize_(SymIntArrayRef size, *, MemoryFormat? memory_format=None): resize_"""
     return self.resize_(size=kwargs['size'], memory_format=kwargs['memory_format'])
 
-structseqs_resize_ = [(return_types.for_schema('resize_', ops.resize_.schema), None)]
+structseqs_resize_ = [(None, None)]
 
 
 @handle_th_errors
@@ -374,7 +374,7 @@ def dispatch_fill__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """fill_(Scalar value): fill_.Scalar"""
     return self.fill_(value=kwargs['value'])
 
-structseqs_fill_ = [(return_types.for_schema('fill_', ops.fill__Tensor.schema), None), (return_types.for_schema('fill_', ops.fill__Scalar.schema), None)]
+structseqs_fill_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -413,7 +413,7 @@ def dispatch_zero__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """zero_(): zero_"""
     return self.zero_()
 
-structseqs_zero_ = [(return_types.for_schema('zero_', ops.zero_.schema), None)]
+structseqs_zero_ = [(None, None)]
 
 
 @handle_th_errors
@@ -449,7 +449,7 @@ def dispatch_normal__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.normal_(**call_kwargs)
 
-structseqs_normal_ = [(return_types.for_schema('normal_', ops.normal_.schema), None)]
+structseqs_normal_ = [(None, None)]
 
 
 @handle_th_errors
@@ -503,7 +503,7 @@ def dispatch_random__2(self: Any, kwargs: dict[str, Any]) -> Any:
     """random_(int64_t to, *, Generator? generator=None): random_.to"""
     return self.random_(to=kwargs['to'], generator=kwargs['generator'])
 
-structseqs_random_ = [(return_types.for_schema('random_', ops.random_.schema), None), (return_types.for_schema('random_', ops.random__from.schema), None), (return_types.for_schema('random_', ops.random__to.schema), None)]
+structseqs_random_ = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -552,7 +552,7 @@ def dispatch_item_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """item(): item"""
     return self.item()
 
-structseqs_item = [(return_types.for_schema('item', ops.item.schema), None)]
+structseqs_item = [(None, None)]
 
 
 @handle_th_errors
@@ -582,7 +582,7 @@ def dispatch_is_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """is_nonzero(): is_nonzero"""
     return self.is_nonzero()
 
-structseqs_is_nonzero = [(return_types.for_schema('is_nonzero', ops.is_nonzero.schema), None)]
+structseqs_is_nonzero = [(None, None)]
 
 
 @handle_th_errors
@@ -612,7 +612,7 @@ def dispatch_detach_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """detach(): detach"""
     return self.detach()
 
-structseqs_detach = [(return_types.for_schema('detach', ops.detach.schema), None)]
+structseqs_detach = [(None, None)]
 
 
 @handle_th_errors
@@ -642,7 +642,7 @@ def dispatch_detach__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """detach_(): detach_"""
     return self.detach_()
 
-structseqs_detach_ = [(return_types.for_schema('detach_', ops.detach_.schema), None)]
+structseqs_detach_ = [(None, None)]
 
 
 @handle_th_errors
@@ -672,7 +672,7 @@ def dispatch_resolve_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resolve_conj(): resolve_conj"""
     return self.resolve_conj()
 
-structseqs_resolve_conj = [(return_types.for_schema('resolve_conj', ops.resolve_conj.schema), None)]
+structseqs_resolve_conj = [(None, None)]
 
 
 @handle_th_errors
@@ -702,7 +702,7 @@ def dispatch_resolve_neg_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """resolve_neg(): resolve_neg"""
     return self.resolve_neg()
 
-structseqs_resolve_neg = [(return_types.for_schema('resolve_neg', ops.resolve_neg.schema), None)]
+structseqs_resolve_neg = [(None, None)]
 
 
 @handle_th_errors
@@ -774,7 +774,7 @@ def dispatch_to_2(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['memory_format'] = kwargs['memory_format']
     return self.to(**call_kwargs)
 
-structseqs_to = [(return_types.for_schema('to', ops.to_dtype_layout.schema), None), (return_types.for_schema('to', ops.to_device.schema), None), (return_types.for_schema('to', ops.to_other.schema), None)]
+structseqs_to = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -859,7 +859,7 @@ def dispatch_view_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """view(SymIntArrayRef size): view"""
     return self.view(size=kwargs['size'])
 
-structseqs_view = [(return_types.for_schema('view', ops.view_dtype.schema), None), (return_types.for_schema('view', ops.view.schema), None)]
+structseqs_view = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -898,7 +898,7 @@ def dispatch_reshape_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reshape(SymIntArrayRef shape): reshape"""
     return self.reshape(shape=kwargs['shape'])
 
-structseqs_reshape = [(return_types.for_schema('reshape', ops.reshape.schema), None)]
+structseqs_reshape = [(None, None)]
 
 
 @handle_th_errors
@@ -930,7 +930,7 @@ def dispatch_narrow_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """narrow(int64_t dim, SymInt start, SymInt length): narrow"""
     return self.narrow(dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
 
-structseqs_narrow = [(return_types.for_schema('narrow', ops.narrow.schema), None)]
+structseqs_narrow = [(None, None)]
 
 
 @handle_th_errors
@@ -968,7 +968,7 @@ def dispatch_permute_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """permute(IntArrayRef dims): permute"""
     return self.permute(dims=kwargs['dims'])
 
-structseqs_permute = [(return_types.for_schema('permute', ops.permute.schema), None)]
+structseqs_permute = [(None, None)]
 
 
 @handle_th_errors
@@ -1000,7 +1000,7 @@ def dispatch_transpose_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """transpose(int64_t dim0, int64_t dim1): transpose.int"""
     return self.transpose(dim0=kwargs['dim0'], dim1=kwargs['dim1'])
 
-structseqs_transpose = [(return_types.for_schema('transpose', ops.transpose_int.schema), None)]
+structseqs_transpose = [(None, None)]
 
 
 @handle_th_errors
@@ -1035,7 +1035,7 @@ def dispatch_transpose__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """transpose_(int64_t dim0, int64_t dim1): transpose_"""
     return self.transpose_(dim0=kwargs['dim0'], dim1=kwargs['dim1'])
 
-structseqs_transpose_ = [(return_types.for_schema('transpose_', ops.transpose_.schema), None)]
+structseqs_transpose_ = [(None, None)]
 
 
 @handle_th_errors
@@ -1070,7 +1070,7 @@ def dispatch_t_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """t(): t"""
     return self.t()
 
-structseqs_t = [(return_types.for_schema('t', ops.t.schema), None)]
+structseqs_t = [(None, None)]
 
 
 @handle_th_errors
@@ -1100,7 +1100,7 @@ def dispatch_t__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """t_(): t_"""
     return self.t_()
 
-structseqs_t_ = [(return_types.for_schema('t_', ops.t_.schema), None)]
+structseqs_t_ = [(None, None)]
 
 
 @handle_th_errors
@@ -1130,7 +1130,7 @@ def dispatch_unsqueeze_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unsqueeze(int64_t dim): unsqueeze"""
     return self.unsqueeze(dim=kwargs['dim'])
 
-structseqs_unsqueeze = [(return_types.for_schema('unsqueeze', ops.unsqueeze.schema), None)]
+structseqs_unsqueeze = [(None, None)]
 
 
 @handle_th_errors
@@ -1176,7 +1176,7 @@ def dispatch_squeeze_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """squeeze(IntArrayRef dim): squeeze.dims"""
     return self.squeeze(dim=kwargs['dim'])
 
-structseqs_squeeze = [(return_types.for_schema('squeeze', ops.squeeze.schema), None), (return_types.for_schema('squeeze', ops.squeeze_dim.schema), None), (return_types.for_schema('squeeze', ops.squeeze_dims.schema), None)]
+structseqs_squeeze = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1223,7 +1223,7 @@ def dispatch_expand_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['implicit'] = kwargs['implicit']
     return self.expand(**call_kwargs)
 
-structseqs_expand = [(return_types.for_schema('expand', ops.expand.schema), None)]
+structseqs_expand = [(None, None)]
 
 
 @handle_th_errors
@@ -1258,7 +1258,7 @@ def dispatch_expand_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """expand_as(Tensor other): expand_as"""
     return self.expand_as(other=kwargs['other'])
 
-structseqs_expand_as = [(return_types.for_schema('expand_as', ops.expand_as.schema), None)]
+structseqs_expand_as = [(None, None)]
 
 
 @handle_th_errors
@@ -1295,7 +1295,7 @@ def dispatch_flatten_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['end_dim'] = kwargs['end_dim']
     return self.flatten(**call_kwargs)
 
-structseqs_flatten = [(return_types.for_schema('flatten', ops.flatten_using_ints.schema), None)]
+structseqs_flatten = [(None, None)]
 
 
 @handle_th_errors
@@ -1334,7 +1334,7 @@ def dispatch_unflatten_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unflatten(int64_t dim, SymIntArrayRef sizes): unflatten.int"""
     return self.unflatten(dim=kwargs['dim'], sizes=kwargs['sizes'])
 
-structseqs_unflatten = [(return_types.for_schema('unflatten', ops.unflatten_int.schema), None)]
+structseqs_unflatten = [(None, None)]
 
 
 @handle_th_errors
@@ -1376,7 +1376,7 @@ def dispatch_diagonal_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim2'] = kwargs['dim2']
     return self.diagonal(**call_kwargs)
 
-structseqs_diagonal = [(return_types.for_schema('diagonal', ops.diagonal.schema), None)]
+structseqs_diagonal = [(None, None)]
 
 
 @handle_th_errors
@@ -1424,7 +1424,7 @@ def dispatch_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.split(**call_kwargs)
 
-structseqs_split = [(return_types.for_schema('split', ops.split_Tensor.schema), None)]
+structseqs_split = [(None, None)]
 
 
 @handle_th_errors
@@ -1465,7 +1465,7 @@ def dispatch_split_with_sizes_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.split_with_sizes(**call_kwargs)
 
-structseqs_split_with_sizes = [(return_types.for_schema('split_with_sizes', ops.split_with_sizes.schema), None)]
+structseqs_split_with_sizes = [(None, None)]
 
 
 @handle_th_errors
@@ -1506,7 +1506,7 @@ def dispatch_chunk_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.chunk(**call_kwargs)
 
-structseqs_chunk = [(return_types.for_schema('chunk', ops.chunk.schema), None)]
+structseqs_chunk = [(None, None)]
 
 
 @handle_th_errors
@@ -1547,7 +1547,7 @@ def dispatch_unsafe_split_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.unsafe_split(**call_kwargs)
 
-structseqs_unsafe_split = [(return_types.for_schema('unsafe_split', ops.unsafe_split_Tensor.schema), None)]
+structseqs_unsafe_split = [(None, None)]
 
 
 @handle_th_errors
@@ -1588,7 +1588,7 @@ def dispatch_unsafe_chunk_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.unsafe_chunk(**call_kwargs)
 
-structseqs_unsafe_chunk = [(return_types.for_schema('unsafe_chunk', ops.unsafe_chunk.schema), None)]
+structseqs_unsafe_chunk = [(None, None)]
 
 
 @handle_th_errors
@@ -1628,7 +1628,7 @@ def dispatch_unbind_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.unbind(**call_kwargs)
 
-structseqs_unbind = [(return_types.for_schema('unbind', ops.unbind_int.schema), None)]
+structseqs_unbind = [(None, None)]
 
 
 @handle_th_errors
@@ -1665,7 +1665,7 @@ def dispatch_contiguous_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['memory_format'] = kwargs['memory_format']
     return self.contiguous(**call_kwargs)
 
-structseqs_contiguous = [(return_types.for_schema('contiguous', ops.contiguous.schema), None)]
+structseqs_contiguous = [(None, None)]
 
 
 @handle_th_errors
@@ -1694,7 +1694,7 @@ def dispatch_clone_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """clone(*, MemoryFormat? memory_format=None): clone"""
     return self.clone(memory_format=kwargs['memory_format'])
 
-structseqs_clone = [(return_types.for_schema('clone', ops.clone.schema), None)]
+structseqs_clone = [(None, None)]
 
 
 @handle_th_errors
@@ -1764,7 +1764,7 @@ def dispatch_set__4(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['stride'] = kwargs['stride']
     return self.set_(**call_kwargs)
 
-structseqs_set_ = [(return_types.for_schema('set_', ops.set_.schema), None), (return_types.for_schema('set_', ops.set__source_Storage.schema), None), (return_types.for_schema('set_', ops.set__source_Storage_storage_offset.schema), None), (return_types.for_schema('set_', ops.set__source_Tensor.schema), None), (return_types.for_schema('set_', ops.set__source_Tensor_storage_offset.schema), None)]
+structseqs_set_ = [(None, None), (None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -1837,7 +1837,7 @@ def dispatch_sub_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.sub(**call_kwargs)
 
-structseqs_sub = [(return_types.for_schema('sub', ops.sub_Tensor.schema), None)]
+structseqs_sub = [(None, None)]
 
 
 @handle_th_errors
@@ -1880,7 +1880,7 @@ def dispatch_sub__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.sub_(**call_kwargs)
 
-structseqs_sub_ = [(return_types.for_schema('sub_', ops.sub__Tensor.schema), None)]
+structseqs_sub_ = [(None, None)]
 
 
 @handle_th_errors
@@ -1919,7 +1919,7 @@ def dispatch_mul_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mul(Tensor other): mul.Tensor"""
     return self.mul(other=kwargs['other'])
 
-structseqs_mul = [(return_types.for_schema('mul', ops.mul_Tensor.schema), None)]
+structseqs_mul = [(None, None)]
 
 
 @handle_th_errors
@@ -1953,7 +1953,7 @@ def dispatch_mul__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mul_(Tensor other): mul_.Tensor"""
     return self.mul_(other=kwargs['other'])
 
-structseqs_mul_ = [(return_types.for_schema('mul_', ops.mul__Tensor.schema), None)]
+structseqs_mul_ = [(None, None)]
 
 
 @handle_th_errors
@@ -2001,7 +2001,7 @@ def dispatch_div_2(self: Any, kwargs: dict[str, Any]) -> Any:
     """div(Scalar other, *, str? rounding_mode): div.Scalar_mode"""
     return self.div(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
 
-structseqs_div = [(return_types.for_schema('div', ops.div_Tensor.schema), None), (return_types.for_schema('div', ops.div_Tensor_mode.schema), None), (return_types.for_schema('div', ops.div_Scalar_mode.schema), None)]
+structseqs_div = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2067,7 +2067,7 @@ def dispatch_div__2(self: Any, kwargs: dict[str, Any]) -> Any:
     """div_(Scalar other, *, str? rounding_mode): div_.Scalar_mode"""
     return self.div_(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
 
-structseqs_div_ = [(return_types.for_schema('div_', ops.div__Tensor.schema), None), (return_types.for_schema('div_', ops.div__Tensor_mode.schema), None), (return_types.for_schema('div_', ops.div__Scalar_mode.schema), None)]
+structseqs_div_ = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2119,7 +2119,7 @@ def dispatch_true_divide_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """true_divide(Tensor other): true_divide.Tensor"""
     return self.true_divide(other=kwargs['other'])
 
-structseqs_true_divide = [(return_types.for_schema('true_divide', ops.true_divide_Tensor.schema), None)]
+structseqs_true_divide = [(None, None)]
 
 
 @handle_th_errors
@@ -2160,7 +2160,7 @@ def dispatch_floor_divide_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """floor_divide(Scalar other): floor_divide.Scalar"""
     return self.floor_divide(other=kwargs['other'])
 
-structseqs_floor_divide = [(return_types.for_schema('floor_divide', ops.floor_divide.schema), None), (return_types.for_schema('floor_divide', ops.floor_divide_Scalar.schema), None)]
+structseqs_floor_divide = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2208,7 +2208,7 @@ def dispatch_floor_divide__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """floor_divide_(Scalar other): floor_divide_.Scalar"""
     return self.floor_divide_(other=kwargs['other'])
 
-structseqs_floor_divide_ = [(return_types.for_schema('floor_divide_', ops.floor_divide__Tensor.schema), None), (return_types.for_schema('floor_divide_', ops.floor_divide__Scalar.schema), None)]
+structseqs_floor_divide_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2256,7 +2256,7 @@ def dispatch_remainder_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """remainder(Scalar other): remainder.Scalar"""
     return self.remainder(other=kwargs['other'])
 
-structseqs_remainder = [(return_types.for_schema('remainder', ops.remainder_Tensor.schema), None), (return_types.for_schema('remainder', ops.remainder_Scalar.schema), None)]
+structseqs_remainder = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2302,7 +2302,7 @@ def dispatch_remainder__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """remainder_(Scalar other): remainder_.Scalar"""
     return self.remainder_(other=kwargs['other'])
 
-structseqs_remainder_ = [(return_types.for_schema('remainder_', ops.remainder__Tensor.schema), None), (return_types.for_schema('remainder_', ops.remainder__Scalar.schema), None)]
+structseqs_remainder_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2341,7 +2341,7 @@ def dispatch_maximum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """maximum(Tensor other): maximum"""
     return self.maximum(other=kwargs['other'])
 
-structseqs_maximum = [(return_types.for_schema('maximum', ops.maximum.schema), None)]
+structseqs_maximum = [(None, None)]
 
 
 @handle_th_errors
@@ -2373,7 +2373,7 @@ def dispatch_minimum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """minimum(Tensor other): minimum"""
     return self.minimum(other=kwargs['other'])
 
-structseqs_minimum = [(return_types.for_schema('minimum', ops.minimum.schema), None)]
+structseqs_minimum = [(None, None)]
 
 
 @handle_th_errors
@@ -2423,7 +2423,7 @@ def dispatch_max_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.max(**call_kwargs)
 
-structseqs_max = [(return_types.for_schema('max', ops.max.schema), None), (return_types.for_schema('max', ops.max_other.schema), None), (return_types.for_schema('max', ops.max_dim.schema), None)]
+structseqs_max = [(None, None), (None, None), (return_types.for_schema('max', ops.max_dim.schema), None)]
 
 
 @handle_th_errors
@@ -2487,7 +2487,7 @@ def dispatch_min_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.min(**call_kwargs)
 
-structseqs_min = [(return_types.for_schema('min', ops.min.schema), None), (return_types.for_schema('min', ops.min_other.schema), None), (return_types.for_schema('min', ops.min_dim.schema), None)]
+structseqs_min = [(None, None), (None, None), (return_types.for_schema('min', ops.min_dim.schema), None)]
 
 
 @handle_th_errors
@@ -2540,7 +2540,7 @@ def dispatch_eq_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """eq(Scalar other): eq.Scalar"""
     return self.eq(other=kwargs['other'])
 
-structseqs_eq = [(return_types.for_schema('eq', ops.eq_Tensor.schema), None), (return_types.for_schema('eq', ops.eq_Scalar.schema), None)]
+structseqs_eq = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2586,7 +2586,7 @@ def dispatch_eq__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """eq_(Scalar other): eq_.Scalar"""
     return self.eq_(other=kwargs['other'])
 
-structseqs_eq_ = [(return_types.for_schema('eq_', ops.eq__Tensor.schema), None), (return_types.for_schema('eq_', ops.eq__Scalar.schema), None)]
+structseqs_eq_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2632,7 +2632,7 @@ def dispatch_ne_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """ne(Scalar other): ne.Scalar"""
     return self.ne(other=kwargs['other'])
 
-structseqs_ne = [(return_types.for_schema('ne', ops.ne_Tensor.schema), None), (return_types.for_schema('ne', ops.ne_Scalar.schema), None)]
+structseqs_ne = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2678,7 +2678,7 @@ def dispatch_ne__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """ne_(Scalar other): ne_.Scalar"""
     return self.ne_(other=kwargs['other'])
 
-structseqs_ne_ = [(return_types.for_schema('ne_', ops.ne__Tensor.schema), None), (return_types.for_schema('ne_', ops.ne__Scalar.schema), None)]
+structseqs_ne_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2724,7 +2724,7 @@ def dispatch_lt_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lt(Scalar other): lt.Scalar"""
     return self.lt(other=kwargs['other'])
 
-structseqs_lt = [(return_types.for_schema('lt', ops.lt_Tensor.schema), None), (return_types.for_schema('lt', ops.lt_Scalar.schema), None)]
+structseqs_lt = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2770,7 +2770,7 @@ def dispatch_lt__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lt_(Scalar other): lt_.Scalar"""
     return self.lt_(other=kwargs['other'])
 
-structseqs_lt_ = [(return_types.for_schema('lt_', ops.lt__Tensor.schema), None), (return_types.for_schema('lt_', ops.lt__Scalar.schema), None)]
+structseqs_lt_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2816,7 +2816,7 @@ def dispatch_le_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """le(Scalar other): le.Scalar"""
     return self.le(other=kwargs['other'])
 
-structseqs_le = [(return_types.for_schema('le', ops.le_Tensor.schema), None), (return_types.for_schema('le', ops.le_Scalar.schema), None)]
+structseqs_le = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2862,7 +2862,7 @@ def dispatch_le__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """le_(Scalar other): le_.Scalar"""
     return self.le_(other=kwargs['other'])
 
-structseqs_le_ = [(return_types.for_schema('le_', ops.le__Tensor.schema), None), (return_types.for_schema('le_', ops.le__Scalar.schema), None)]
+structseqs_le_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2908,7 +2908,7 @@ def dispatch_gt_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """gt(Scalar other): gt.Scalar"""
     return self.gt(other=kwargs['other'])
 
-structseqs_gt = [(return_types.for_schema('gt', ops.gt_Tensor.schema), None), (return_types.for_schema('gt', ops.gt_Scalar.schema), None)]
+structseqs_gt = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -2954,7 +2954,7 @@ def dispatch_gt__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """gt_(Scalar other): gt_.Scalar"""
     return self.gt_(other=kwargs['other'])
 
-structseqs_gt_ = [(return_types.for_schema('gt_', ops.gt__Tensor.schema), None), (return_types.for_schema('gt_', ops.gt__Scalar.schema), None)]
+structseqs_gt_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3000,7 +3000,7 @@ def dispatch_ge_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """ge(Scalar other): ge.Scalar"""
     return self.ge(other=kwargs['other'])
 
-structseqs_ge = [(return_types.for_schema('ge', ops.ge_Tensor.schema), None), (return_types.for_schema('ge', ops.ge_Scalar.schema), None)]
+structseqs_ge = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3046,7 +3046,7 @@ def dispatch_ge__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """ge_(Scalar other): ge_.Scalar"""
     return self.ge_(other=kwargs['other'])
 
-structseqs_ge_ = [(return_types.for_schema('ge_', ops.ge__Tensor.schema), None), (return_types.for_schema('ge_', ops.ge__Scalar.schema), None)]
+structseqs_ge_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3085,7 +3085,7 @@ def dispatch_logical_and_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_and(Tensor other): logical_and"""
     return self.logical_and(other=kwargs['other'])
 
-structseqs_logical_and = [(return_types.for_schema('logical_and', ops.logical_and.schema), None)]
+structseqs_logical_and = [(None, None)]
 
 
 @handle_th_errors
@@ -3117,7 +3117,7 @@ def dispatch_logical_and__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_and_(Tensor other): logical_and_"""
     return self.logical_and_(other=kwargs['other'])
 
-structseqs_logical_and_ = [(return_types.for_schema('logical_and_', ops.logical_and_.schema), None)]
+structseqs_logical_and_ = [(None, None)]
 
 
 @handle_th_errors
@@ -3149,7 +3149,7 @@ def dispatch_logical_or_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_or(Tensor other): logical_or"""
     return self.logical_or(other=kwargs['other'])
 
-structseqs_logical_or = [(return_types.for_schema('logical_or', ops.logical_or.schema), None)]
+structseqs_logical_or = [(None, None)]
 
 
 @handle_th_errors
@@ -3181,7 +3181,7 @@ def dispatch_logical_or__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_or_(Tensor other): logical_or_"""
     return self.logical_or_(other=kwargs['other'])
 
-structseqs_logical_or_ = [(return_types.for_schema('logical_or_', ops.logical_or_.schema), None)]
+structseqs_logical_or_ = [(None, None)]
 
 
 @handle_th_errors
@@ -3220,7 +3220,7 @@ def dispatch_bitwise_and_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_and(Scalar other): bitwise_and.Scalar"""
     return self.bitwise_and(other=kwargs['other'])
 
-structseqs_bitwise_and = [(return_types.for_schema('bitwise_and', ops.bitwise_and_Tensor.schema), None), (return_types.for_schema('bitwise_and', ops.bitwise_and_Scalar.schema), None)]
+structseqs_bitwise_and = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3266,7 +3266,7 @@ def dispatch_bitwise_and__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_and_(Scalar other): bitwise_and_.Scalar"""
     return self.bitwise_and_(other=kwargs['other'])
 
-structseqs_bitwise_and_ = [(return_types.for_schema('bitwise_and_', ops.bitwise_and__Tensor.schema), None), (return_types.for_schema('bitwise_and_', ops.bitwise_and__Scalar.schema), None)]
+structseqs_bitwise_and_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3312,7 +3312,7 @@ def dispatch___and___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__and__(Scalar other): __and__.Scalar"""
     return self.__and__(other=kwargs['other'])
 
-structseqs___and__ = [(return_types.for_schema('__and__', ops.__and___Tensor.schema), None), (return_types.for_schema('__and__', ops.__and___Scalar.schema), None)]
+structseqs___and__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3358,7 +3358,7 @@ def dispatch___iand___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__iand__(Scalar other): __iand__.Scalar"""
     return self.__iand__(other=kwargs['other'])
 
-structseqs___iand__ = [(return_types.for_schema('__iand__', ops.__iand___Tensor.schema), None), (return_types.for_schema('__iand__', ops.__iand___Scalar.schema), None)]
+structseqs___iand__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3404,7 +3404,7 @@ def dispatch_bitwise_or_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_or(Scalar other): bitwise_or.Scalar"""
     return self.bitwise_or(other=kwargs['other'])
 
-structseqs_bitwise_or = [(return_types.for_schema('bitwise_or', ops.bitwise_or_Tensor.schema), None), (return_types.for_schema('bitwise_or', ops.bitwise_or_Scalar.schema), None)]
+structseqs_bitwise_or = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3450,7 +3450,7 @@ def dispatch_bitwise_or__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_or_(Scalar other): bitwise_or_.Scalar"""
     return self.bitwise_or_(other=kwargs['other'])
 
-structseqs_bitwise_or_ = [(return_types.for_schema('bitwise_or_', ops.bitwise_or__Tensor.schema), None), (return_types.for_schema('bitwise_or_', ops.bitwise_or__Scalar.schema), None)]
+structseqs_bitwise_or_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3496,7 +3496,7 @@ def dispatch___or___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__or__(Scalar other): __or__.Scalar"""
     return self.__or__(other=kwargs['other'])
 
-structseqs___or__ = [(return_types.for_schema('__or__', ops.__or___Tensor.schema), None), (return_types.for_schema('__or__', ops.__or___Scalar.schema), None)]
+structseqs___or__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3542,7 +3542,7 @@ def dispatch___ior___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__ior__(Scalar other): __ior__.Scalar"""
     return self.__ior__(other=kwargs['other'])
 
-structseqs___ior__ = [(return_types.for_schema('__ior__', ops.__ior___Tensor.schema), None), (return_types.for_schema('__ior__', ops.__ior___Scalar.schema), None)]
+structseqs___ior__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3588,7 +3588,7 @@ def dispatch_pow_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """pow(Scalar exponent): pow.Tensor_Scalar"""
     return self.pow(exponent=kwargs['exponent'])
 
-structseqs_pow = [(return_types.for_schema('pow', ops.pow_Tensor_Tensor.schema), None), (return_types.for_schema('pow', ops.pow_Tensor_Scalar.schema), None)]
+structseqs_pow = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3634,7 +3634,7 @@ def dispatch_pow__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """pow_(Scalar exponent): pow_.Scalar"""
     return self.pow_(exponent=kwargs['exponent'])
 
-structseqs_pow_ = [(return_types.for_schema('pow_', ops.pow__Tensor.schema), None), (return_types.for_schema('pow_', ops.pow__Scalar.schema), None)]
+structseqs_pow_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -3673,7 +3673,7 @@ def dispatch_neg_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """neg(): neg"""
     return self.neg()
 
-structseqs_neg = [(return_types.for_schema('neg', ops.neg.schema), None)]
+structseqs_neg = [(None, None)]
 
 
 @handle_th_errors
@@ -3703,7 +3703,7 @@ def dispatch_neg__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """neg_(): neg_"""
     return self.neg_()
 
-structseqs_neg_ = [(return_types.for_schema('neg_', ops.neg_.schema), None)]
+structseqs_neg_ = [(None, None)]
 
 
 @handle_th_errors
@@ -3733,7 +3733,7 @@ def dispatch_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """exp(): exp"""
     return self.exp()
 
-structseqs_exp = [(return_types.for_schema('exp', ops.exp.schema), None)]
+structseqs_exp = [(None, None)]
 
 
 @handle_th_errors
@@ -3763,7 +3763,7 @@ def dispatch_exp__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """exp_(): exp_"""
     return self.exp_()
 
-structseqs_exp_ = [(return_types.for_schema('exp_', ops.exp_.schema), None)]
+structseqs_exp_ = [(None, None)]
 
 
 @handle_th_errors
@@ -3793,7 +3793,7 @@ def dispatch_log_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log(): log"""
     return self.log()
 
-structseqs_log = [(return_types.for_schema('log', ops.log.schema), None)]
+structseqs_log = [(None, None)]
 
 
 @handle_th_errors
@@ -3823,7 +3823,7 @@ def dispatch_log__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log_(): log_"""
     return self.log_()
 
-structseqs_log_ = [(return_types.for_schema('log_', ops.log_.schema), None)]
+structseqs_log_ = [(None, None)]
 
 
 @handle_th_errors
@@ -3853,7 +3853,7 @@ def dispatch_sqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sqrt(): sqrt"""
     return self.sqrt()
 
-structseqs_sqrt = [(return_types.for_schema('sqrt', ops.sqrt.schema), None)]
+structseqs_sqrt = [(None, None)]
 
 
 @handle_th_errors
@@ -3883,7 +3883,7 @@ def dispatch_sqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sqrt_(): sqrt_"""
     return self.sqrt_()
 
-structseqs_sqrt_ = [(return_types.for_schema('sqrt_', ops.sqrt_.schema), None)]
+structseqs_sqrt_ = [(None, None)]
 
 
 @handle_th_errors
@@ -3913,7 +3913,7 @@ def dispatch_sin_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sin(): sin"""
     return self.sin()
 
-structseqs_sin = [(return_types.for_schema('sin', ops.sin.schema), None)]
+structseqs_sin = [(None, None)]
 
 
 @handle_th_errors
@@ -3943,7 +3943,7 @@ def dispatch_sin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sin_(): sin_"""
     return self.sin_()
 
-structseqs_sin_ = [(return_types.for_schema('sin_', ops.sin_.schema), None)]
+structseqs_sin_ = [(None, None)]
 
 
 @handle_th_errors
@@ -3973,7 +3973,7 @@ def dispatch_cos_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cos(): cos"""
     return self.cos()
 
-structseqs_cos = [(return_types.for_schema('cos', ops.cos.schema), None)]
+structseqs_cos = [(None, None)]
 
 
 @handle_th_errors
@@ -4003,7 +4003,7 @@ def dispatch_cos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cos_(): cos_"""
     return self.cos_()
 
-structseqs_cos_ = [(return_types.for_schema('cos_', ops.cos_.schema), None)]
+structseqs_cos_ = [(None, None)]
 
 
 @handle_th_errors
@@ -4033,7 +4033,7 @@ def dispatch_tanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tanh(): tanh"""
     return self.tanh()
 
-structseqs_tanh = [(return_types.for_schema('tanh', ops.tanh.schema), None)]
+structseqs_tanh = [(None, None)]
 
 
 @handle_th_errors
@@ -4063,7 +4063,7 @@ def dispatch_tanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tanh_(): tanh_"""
     return self.tanh_()
 
-structseqs_tanh_ = [(return_types.for_schema('tanh_', ops.tanh_.schema), None)]
+structseqs_tanh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -4093,7 +4093,7 @@ def dispatch_sigmoid_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sigmoid(): sigmoid"""
     return self.sigmoid()
 
-structseqs_sigmoid = [(return_types.for_schema('sigmoid', ops.sigmoid.schema), None)]
+structseqs_sigmoid = [(None, None)]
 
 
 @handle_th_errors
@@ -4123,7 +4123,7 @@ def dispatch_sigmoid__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sigmoid_(): sigmoid_"""
     return self.sigmoid_()
 
-structseqs_sigmoid_ = [(return_types.for_schema('sigmoid_', ops.sigmoid_.schema), None)]
+structseqs_sigmoid_ = [(None, None)]
 
 
 @handle_th_errors
@@ -4153,7 +4153,7 @@ def dispatch_reciprocal_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reciprocal(): reciprocal"""
     return self.reciprocal()
 
-structseqs_reciprocal = [(return_types.for_schema('reciprocal', ops.reciprocal.schema), None)]
+structseqs_reciprocal = [(None, None)]
 
 
 @handle_th_errors
@@ -4183,7 +4183,7 @@ def dispatch_reciprocal__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reciprocal_(): reciprocal_"""
     return self.reciprocal_()
 
-structseqs_reciprocal_ = [(return_types.for_schema('reciprocal_', ops.reciprocal_.schema), None)]
+structseqs_reciprocal_ = [(None, None)]
 
 
 @handle_th_errors
@@ -4213,7 +4213,7 @@ def dispatch_bitwise_not_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_not(): bitwise_not"""
     return self.bitwise_not()
 
-structseqs_bitwise_not = [(return_types.for_schema('bitwise_not', ops.bitwise_not.schema), None)]
+structseqs_bitwise_not = [(None, None)]
 
 
 @handle_th_errors
@@ -4243,7 +4243,7 @@ def dispatch_bitwise_not__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_not_(): bitwise_not_"""
     return self.bitwise_not_()
 
-structseqs_bitwise_not_ = [(return_types.for_schema('bitwise_not_', ops.bitwise_not_.schema), None)]
+structseqs_bitwise_not_ = [(None, None)]
 
 
 @handle_th_errors
@@ -4273,7 +4273,7 @@ def dispatch_logical_not_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_not(): logical_not"""
     return self.logical_not()
 
-structseqs_logical_not = [(return_types.for_schema('logical_not', ops.logical_not.schema), None)]
+structseqs_logical_not = [(None, None)]
 
 
 @handle_th_errors
@@ -4303,7 +4303,7 @@ def dispatch_logical_not__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_not_(): logical_not_"""
     return self.logical_not_()
 
-structseqs_logical_not_ = [(return_types.for_schema('logical_not_', ops.logical_not_.schema), None)]
+structseqs_logical_not_ = [(None, None)]
 
 
 @handle_th_errors
@@ -4333,7 +4333,7 @@ def dispatch_abs_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """abs(): abs"""
     return self.abs()
 
-structseqs_abs = [(return_types.for_schema('abs', ops.abs.schema), None)]
+structseqs_abs = [(None, None)]
 
 
 @handle_th_errors
@@ -4363,7 +4363,7 @@ def dispatch_abs__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """abs_(): abs_"""
     return self.abs_()
 
-structseqs_abs_ = [(return_types.for_schema('abs_', ops.abs_.schema), None)]
+structseqs_abs_ = [(None, None)]
 
 
 @handle_th_errors
@@ -4393,7 +4393,7 @@ def dispatch_relu_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu(): relu"""
     return self.relu()
 
-structseqs_relu = [(return_types.for_schema('relu', ops.relu.schema), None)]
+structseqs_relu = [(None, None)]
 
 
 @handle_th_errors
@@ -4423,7 +4423,7 @@ def dispatch_relu__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """relu_(): relu_"""
     return self.relu_()
 
-structseqs_relu_ = [(return_types.for_schema('relu_', ops.relu_.schema), None)]
+structseqs_relu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -4456,7 +4456,7 @@ def dispatch_hardshrink_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['lambd'] = kwargs['lambd']
     return self.hardshrink(**call_kwargs)
 
-structseqs_hardshrink = [(return_types.for_schema('hardshrink', ops.hardshrink.schema), None)]
+structseqs_hardshrink = [(None, None)]
 
 
 @handle_th_errors
@@ -4490,7 +4490,7 @@ def dispatch_prelu_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """prelu(Tensor weight): prelu"""
     return self.prelu(weight=kwargs['weight'])
 
-structseqs_prelu = [(return_types.for_schema('prelu', ops.prelu.schema), None)]
+structseqs_prelu = [(None, None)]
 
 
 @handle_th_errors
@@ -4529,7 +4529,7 @@ def dispatch_clamp_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp(Scalar? min=None, Scalar? max=None): clamp"""
     return self.clamp(min=kwargs['min'], max=kwargs['max'])
 
-structseqs_clamp = [(return_types.for_schema('clamp', ops.clamp_Tensor.schema), None), (return_types.for_schema('clamp', ops.clamp.schema), None)]
+structseqs_clamp = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4581,7 +4581,7 @@ def dispatch_clamp__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_(Scalar? min=None, Scalar? max=None): clamp_"""
     return self.clamp_(min=kwargs['min'], max=kwargs['max'])
 
-structseqs_clamp_ = [(return_types.for_schema('clamp_', ops.clamp__Tensor.schema), None), (return_types.for_schema('clamp_', ops.clamp_.schema), None)]
+structseqs_clamp_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4633,7 +4633,7 @@ def dispatch_clamp_min_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_min(Scalar min): clamp_min"""
     return self.clamp_min(min=kwargs['min'])
 
-structseqs_clamp_min = [(return_types.for_schema('clamp_min', ops.clamp_min_Tensor.schema), None), (return_types.for_schema('clamp_min', ops.clamp_min.schema), None)]
+structseqs_clamp_min = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4679,7 +4679,7 @@ def dispatch_clamp_min__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_min_(Scalar min): clamp_min_"""
     return self.clamp_min_(min=kwargs['min'])
 
-structseqs_clamp_min_ = [(return_types.for_schema('clamp_min_', ops.clamp_min__Tensor.schema), None), (return_types.for_schema('clamp_min_', ops.clamp_min_.schema), None)]
+structseqs_clamp_min_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4725,7 +4725,7 @@ def dispatch_clamp_max_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_max(Scalar max): clamp_max"""
     return self.clamp_max(max=kwargs['max'])
 
-structseqs_clamp_max = [(return_types.for_schema('clamp_max', ops.clamp_max_Tensor.schema), None), (return_types.for_schema('clamp_max', ops.clamp_max.schema), None)]
+structseqs_clamp_max = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4771,7 +4771,7 @@ def dispatch_clamp_max__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clamp_max_(Scalar max): clamp_max_"""
     return self.clamp_max_(max=kwargs['max'])
 
-structseqs_clamp_max_ = [(return_types.for_schema('clamp_max_', ops.clamp_max__Tensor.schema), None), (return_types.for_schema('clamp_max_', ops.clamp_max_.schema), None)]
+structseqs_clamp_max_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4817,7 +4817,7 @@ def dispatch_where_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """where(Tensor condition, Scalar other): where.ScalarOther"""
     return self.where(condition=kwargs['condition'], other=kwargs['other'])
 
-structseqs_where = [(return_types.for_schema('where', ops.where_self.schema), None), (return_types.for_schema('where', ops.where_ScalarOther.schema), None)]
+structseqs_where = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4869,7 +4869,7 @@ def dispatch_masked_fill__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_fill_(Tensor mask, Scalar value): masked_fill_.Scalar"""
     return self.masked_fill_(mask=kwargs['mask'], value=kwargs['value'])
 
-structseqs_masked_fill_ = [(return_types.for_schema('masked_fill_', ops.masked_fill__Tensor.schema), None), (return_types.for_schema('masked_fill_', ops.masked_fill__Scalar.schema), None)]
+structseqs_masked_fill_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4921,7 +4921,7 @@ def dispatch_masked_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_fill(Tensor mask, Scalar value): masked_fill.Scalar"""
     return self.masked_fill(mask=kwargs['mask'], value=kwargs['value'])
 
-structseqs_masked_fill = [(return_types.for_schema('masked_fill', ops.masked_fill_Tensor.schema), None), (return_types.for_schema('masked_fill', ops.masked_fill_Scalar.schema), None)]
+structseqs_masked_fill = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -4966,7 +4966,7 @@ def dispatch_as_strided__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """as_strided_(SymIntArrayRef size, SymIntArrayRef stride, SymInt? storage_offset=None): as_strided_"""
     return self.as_strided_(size=kwargs['size'], stride=kwargs['stride'], storage_offset=kwargs['storage_offset'])
 
-structseqs_as_strided_ = [(return_types.for_schema('as_strided_', ops.as_strided_.schema), None)]
+structseqs_as_strided_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5009,7 +5009,7 @@ def dispatch_index_put__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['accumulate'] = kwargs['accumulate']
     return self.index_put_(**call_kwargs)
 
-structseqs_index_put_ = [(return_types.for_schema('index_put_', ops.index_put_.schema), None)]
+structseqs_index_put_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5050,7 +5050,7 @@ def dispatch_index_put_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['accumulate'] = kwargs['accumulate']
     return self.index_put(**call_kwargs)
 
-structseqs_index_put = [(return_types.for_schema('index_put', ops.index_put.schema), None)]
+structseqs_index_put = [(None, None)]
 
 
 @handle_th_errors
@@ -5086,7 +5086,7 @@ def dispatch_nonzero_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """nonzero(): nonzero"""
     return self.nonzero()
 
-structseqs_nonzero = [(return_types.for_schema('nonzero', ops.nonzero.schema), None)]
+structseqs_nonzero = [(None, None)]
 
 
 @handle_th_errors
@@ -5128,7 +5128,7 @@ def dispatch_sum_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return self.sum(**call_kwargs)
 
-structseqs_sum = [(return_types.for_schema('sum', ops.sum.schema), None), (return_types.for_schema('sum', ops.sum_dim_IntList.schema), None)]
+structseqs_sum = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -5178,7 +5178,7 @@ def dispatch_nansum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return self.nansum(**call_kwargs)
 
-structseqs_nansum = [(return_types.for_schema('nansum', ops.nansum.schema), None)]
+structseqs_nansum = [(None, None)]
 
 
 @handle_th_errors
@@ -5216,7 +5216,7 @@ def dispatch_trace_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """trace(): trace"""
     return self.trace()
 
-structseqs_trace = [(return_types.for_schema('trace', ops.trace.schema), None)]
+structseqs_trace = [(None, None)]
 
 
 @handle_th_errors
@@ -5258,7 +5258,7 @@ def dispatch_mean_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return self.mean(**call_kwargs)
 
-structseqs_mean = [(return_types.for_schema('mean', ops.mean.schema), None), (return_types.for_schema('mean', ops.mean_dim.schema), None)]
+structseqs_mean = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -5308,7 +5308,7 @@ def dispatch_nanmean_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return self.nanmean(**call_kwargs)
 
-structseqs_nanmean = [(return_types.for_schema('nanmean', ops.nanmean.schema), None)]
+structseqs_nanmean = [(None, None)]
 
 
 @handle_th_errors
@@ -5346,7 +5346,7 @@ def dispatch_renorm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """renorm(Scalar p, int64_t dim, Scalar maxnorm): renorm"""
     return self.renorm(p=kwargs['p'], dim=kwargs['dim'], maxnorm=kwargs['maxnorm'])
 
-structseqs_renorm = [(return_types.for_schema('renorm', ops.renorm.schema), None)]
+structseqs_renorm = [(None, None)]
 
 
 @handle_th_errors
@@ -5384,7 +5384,7 @@ def dispatch_renorm__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """renorm_(Scalar p, int64_t dim, Scalar maxnorm): renorm_"""
     return self.renorm_(p=kwargs['p'], dim=kwargs['dim'], maxnorm=kwargs['maxnorm'])
 
-structseqs_renorm_ = [(return_types.for_schema('renorm_', ops.renorm_.schema), None)]
+structseqs_renorm_ = [(None, None)]
 
 
 @handle_th_errors
@@ -5429,7 +5429,7 @@ def dispatch_diff_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['append'] = kwargs['append']
     return self.diff(**call_kwargs)
 
-structseqs_diff = [(return_types.for_schema('diff', ops.diff.schema), None)]
+structseqs_diff = [(None, None)]
 
 
 @handle_th_errors
@@ -5478,7 +5478,7 @@ def dispatch_dist_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['p'] = kwargs['p']
     return self.dist(**call_kwargs)
 
-structseqs_dist = [(return_types.for_schema('dist', ops.dist.schema), None)]
+structseqs_dist = [(None, None)]
 
 
 @handle_th_errors
@@ -5527,7 +5527,7 @@ def dispatch_prod_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['dtype'] = kwargs['dtype']
     return self.prod(**call_kwargs)
 
-structseqs_prod = [(return_types.for_schema('prod', ops.prod.schema), None), (return_types.for_schema('prod', ops.prod_dim_int.schema), None)]
+structseqs_prod = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -5583,7 +5583,7 @@ def dispatch_median_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.median(**call_kwargs)
 
-structseqs_median = [(return_types.for_schema('median', ops.median.schema), None), (return_types.for_schema('median', ops.median_dim.schema), None)]
+structseqs_median = [(None, None), (return_types.for_schema('median', ops.median_dim.schema), None)]
 
 
 @handle_th_errors
@@ -5633,7 +5633,7 @@ def dispatch_nanmedian_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.nanmedian(**call_kwargs)
 
-structseqs_nanmedian = [(return_types.for_schema('nanmedian', ops.nanmedian.schema), None), (return_types.for_schema('nanmedian', ops.nanmedian_dim.schema), None)]
+structseqs_nanmedian = [(None, None), (return_types.for_schema('nanmedian', ops.nanmedian_dim.schema), None)]
 
 
 @handle_th_errors
@@ -5676,7 +5676,7 @@ def dispatch_argmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.argmax(**call_kwargs)
 
-structseqs_argmax = [(return_types.for_schema('argmax', ops.argmax.schema), None)]
+structseqs_argmax = [(None, None)]
 
 
 @handle_th_errors
@@ -5715,7 +5715,7 @@ def dispatch_argmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.argmin(**call_kwargs)
 
-structseqs_argmin = [(return_types.for_schema('argmin', ops.argmin.schema), None)]
+structseqs_argmin = [(None, None)]
 
 
 @handle_th_errors
@@ -5778,7 +5778,7 @@ def dispatch_var_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return self.var(**call_kwargs)
 
-structseqs_var = [(return_types.for_schema('var', ops.var_dim.schema), None), (return_types.for_schema('var', ops.var_correction.schema), None), (return_types.for_schema('var', ops.var.schema), None)]
+structseqs_var = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -5864,7 +5864,7 @@ def dispatch_std_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['unbiased'] = kwargs['unbiased']
     return self.std(**call_kwargs)
 
-structseqs_std = [(return_types.for_schema('std', ops.std_dim.schema), None), (return_types.for_schema('std', ops.std_correction.schema), None), (return_types.for_schema('std', ops.std.schema), None)]
+structseqs_std = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -5922,7 +5922,7 @@ def dispatch_cumsum_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumsum(int64_t dim, *, ScalarType? dtype=None): cumsum"""
     return self.cumsum(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_cumsum = [(return_types.for_schema('cumsum', ops.cumsum.schema), None)]
+structseqs_cumsum = [(None, None)]
 
 
 @handle_th_errors
@@ -5957,7 +5957,7 @@ def dispatch_cumsum__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumsum_(int64_t dim, *, ScalarType? dtype=None): cumsum_"""
     return self.cumsum_(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_cumsum_ = [(return_types.for_schema('cumsum_', ops.cumsum_.schema), None)]
+structseqs_cumsum_ = [(None, None)]
 
 
 @handle_th_errors
@@ -6014,7 +6014,7 @@ def dispatch_all_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.all(**call_kwargs)
 
-structseqs_all = [(return_types.for_schema('all', ops.all.schema), None), (return_types.for_schema('all', ops.all_dims.schema), None), (return_types.for_schema('all', ops.all_dim.schema), None)]
+structseqs_all = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6085,7 +6085,7 @@ def dispatch_any_2(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.any(**call_kwargs)
 
-structseqs_any = [(return_types.for_schema('any', ops.any.schema), None), (return_types.for_schema('any', ops.any_dims.schema), None), (return_types.for_schema('any', ops.any_dim.schema), None)]
+structseqs_any = [(None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -6134,7 +6134,7 @@ def dispatch_mm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mm(Tensor mat2): mm"""
     return self.mm(mat2=kwargs['mat2'])
 
-structseqs_mm = [(return_types.for_schema('mm', ops.mm.schema), None)]
+structseqs_mm = [(None, None)]
 
 
 @handle_th_errors
@@ -6166,7 +6166,7 @@ def dispatch_bmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """bmm(Tensor mat2): bmm"""
     return self.bmm(mat2=kwargs['mat2'])
 
-structseqs_bmm = [(return_types.for_schema('bmm', ops.bmm.schema), None)]
+structseqs_bmm = [(None, None)]
 
 
 @handle_th_errors
@@ -6205,7 +6205,7 @@ def dispatch_baddbmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.baddbmm(**call_kwargs)
 
-structseqs_baddbmm = [(return_types.for_schema('baddbmm', ops.baddbmm.schema), None)]
+structseqs_baddbmm = [(None, None)]
 
 
 @handle_th_errors
@@ -6257,7 +6257,7 @@ def dispatch_baddbmm__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.baddbmm_(**call_kwargs)
 
-structseqs_baddbmm_ = [(return_types.for_schema('baddbmm_', ops.baddbmm_.schema), None)]
+structseqs_baddbmm_ = [(None, None)]
 
 
 @handle_th_errors
@@ -6309,7 +6309,7 @@ def dispatch_addmm_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.addmm(**call_kwargs)
 
-structseqs_addmm = [(return_types.for_schema('addmm', ops.addmm.schema), None)]
+structseqs_addmm = [(None, None)]
 
 
 @handle_th_errors
@@ -6361,7 +6361,7 @@ def dispatch_addmm__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.addmm_(**call_kwargs)
 
-structseqs_addmm_ = [(return_types.for_schema('addmm_', ops.addmm_.schema), None)]
+structseqs_addmm_ = [(None, None)]
 
 
 @handle_th_errors
@@ -6413,7 +6413,7 @@ def dispatch_addmv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.addmv(**call_kwargs)
 
-structseqs_addmv = [(return_types.for_schema('addmv', ops.addmv.schema), None)]
+structseqs_addmv = [(None, None)]
 
 
 @handle_th_errors
@@ -6465,7 +6465,7 @@ def dispatch_addmv__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.addmv_(**call_kwargs)
 
-structseqs_addmv_ = [(return_types.for_schema('addmv_', ops.addmv_.schema), None)]
+structseqs_addmv_ = [(None, None)]
 
 
 @handle_th_errors
@@ -6510,7 +6510,7 @@ def dispatch_mv_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mv(Tensor vec): mv"""
     return self.mv(vec=kwargs['vec'])
 
-structseqs_mv = [(return_types.for_schema('mv', ops.mv.schema), None)]
+structseqs_mv = [(None, None)]
 
 
 @handle_th_errors
@@ -6542,7 +6542,7 @@ def dispatch_dot_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """dot(Tensor tensor): dot"""
     return self.dot(tensor=kwargs['tensor'])
 
-structseqs_dot = [(return_types.for_schema('dot', ops.dot.schema), None)]
+structseqs_dot = [(None, None)]
 
 
 @handle_th_errors
@@ -6574,7 +6574,7 @@ def dispatch_vdot_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """vdot(Tensor other): vdot"""
     return self.vdot(other=kwargs['other'])
 
-structseqs_vdot = [(return_types.for_schema('vdot', ops.vdot.schema), None)]
+structseqs_vdot = [(None, None)]
 
 
 @handle_th_errors
@@ -6606,7 +6606,7 @@ def dispatch_matmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """matmul(Tensor other): matmul"""
     return self.matmul(other=kwargs['other'])
 
-structseqs_matmul = [(return_types.for_schema('matmul', ops.matmul.schema), None)]
+structseqs_matmul = [(None, None)]
 
 
 @handle_th_errors
@@ -6638,7 +6638,7 @@ def dispatch_unsqueeze__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unsqueeze_(int64_t dim): unsqueeze_"""
     return self.unsqueeze_(dim=kwargs['dim'])
 
-structseqs_unsqueeze_ = [(return_types.for_schema('unsqueeze_', ops.unsqueeze_.schema), None)]
+structseqs_unsqueeze_ = [(None, None)]
 
 
 @handle_th_errors
@@ -6670,7 +6670,7 @@ def dispatch_squeeze__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """squeeze_(int64_t dim): squeeze_.dim"""
     return self.squeeze_(dim=kwargs['dim'])
 
-structseqs_squeeze_ = [(return_types.for_schema('squeeze_', ops.squeeze__dim.schema), None)]
+structseqs_squeeze_ = [(None, None)]
 
 
 @handle_th_errors
@@ -6702,7 +6702,7 @@ def dispatch_mT_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mT(): mT"""
     return self.mT()
 
-structseqs_mT = [(return_types.for_schema('mT', ops.mT.schema), None)]
+structseqs_mT = [(None, None)]
 
 
 @handle_th_errors
@@ -6732,7 +6732,7 @@ def dispatch_view_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """view_as(Tensor other): view_as"""
     return self.view_as(other=kwargs['other'])
 
-structseqs_view_as = [(return_types.for_schema('view_as', ops.view_as.schema), None)]
+structseqs_view_as = [(None, None)]
 
 
 @handle_th_errors
@@ -6764,7 +6764,7 @@ def dispatch_mH_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mH(): mH"""
     return self.mH()
 
-structseqs_mH = [(return_types.for_schema('mH', ops.mH.schema), None)]
+structseqs_mH = [(None, None)]
 
 
 @handle_th_errors
@@ -6794,7 +6794,7 @@ def dispatch_adjoint_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """adjoint(): adjoint"""
     return self.adjoint()
 
-structseqs_adjoint = [(return_types.for_schema('adjoint', ops.adjoint.schema), None)]
+structseqs_adjoint = [(None, None)]
 
 
 @handle_th_errors
@@ -6827,7 +6827,7 @@ def dispatch_new_empty_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_empty(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_new_empty = [(return_types.for_schema('new_empty', ops.new_empty.schema), None)]
+structseqs_new_empty = [(None, None)]
 
 
 @handle_th_errors
@@ -6873,7 +6873,7 @@ def dispatch_new_full_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_full(size=kwargs['size'], fill_value=kwargs['fill_value'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_new_full = [(return_types.for_schema('new_full', ops.new_full.schema), None)]
+structseqs_new_full = [(None, None)]
 
 
 @handle_th_errors
@@ -6922,7 +6922,7 @@ def dispatch_new_zeros_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_zeros(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_new_zeros = [(return_types.for_schema('new_zeros', ops.new_zeros.schema), None)]
+structseqs_new_zeros = [(None, None)]
 
 
 @handle_th_errors
@@ -6968,7 +6968,7 @@ def dispatch_new_ones_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_ones(size=kwargs['size'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_new_ones = [(return_types.for_schema('new_ones', ops.new_ones.schema), None)]
+structseqs_new_ones = [(None, None)]
 
 
 @handle_th_errors
@@ -7018,7 +7018,7 @@ def dispatch_bernoulli_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bernoulli(double p, *, Generator? generator=None): bernoulli.p"""
     return self.bernoulli(p=kwargs['p'], generator=kwargs['generator'])
 
-structseqs_bernoulli = [(return_types.for_schema('bernoulli', ops.bernoulli.schema), None), (return_types.for_schema('bernoulli', ops.bernoulli_p.schema), None)]
+structseqs_bernoulli = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -7067,7 +7067,7 @@ def dispatch_bernoulli__1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.bernoulli_(**call_kwargs)
 
-structseqs_bernoulli_ = [(return_types.for_schema('bernoulli_', ops.bernoulli__Tensor.schema), None), (return_types.for_schema('bernoulli_', ops.bernoulli__float.schema), None)]
+structseqs_bernoulli_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -7110,7 +7110,7 @@ def dispatch_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """inverse(): inverse"""
     return self.inverse()
 
-structseqs_inverse = [(return_types.for_schema('inverse', ops.inverse.schema), None)]
+structseqs_inverse = [(None, None)]
 
 
 @handle_th_errors
@@ -7213,7 +7213,7 @@ def dispatch_cholesky_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['upper'] = kwargs['upper']
     return self.cholesky(**call_kwargs)
 
-structseqs_cholesky = [(return_types.for_schema('cholesky', ops.cholesky.schema), None)]
+structseqs_cholesky = [(None, None)]
 
 
 @handle_th_errors
@@ -7248,7 +7248,7 @@ def dispatch_cholesky_inverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['upper'] = kwargs['upper']
     return self.cholesky_inverse(**call_kwargs)
 
-structseqs_cholesky_inverse = [(return_types.for_schema('cholesky_inverse', ops.cholesky_inverse.schema), None)]
+structseqs_cholesky_inverse = [(None, None)]
 
 
 @handle_th_errors
@@ -7284,7 +7284,7 @@ def dispatch_cholesky_solve_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['upper'] = kwargs['upper']
     return self.cholesky_solve(**call_kwargs)
 
-structseqs_cholesky_solve = [(return_types.for_schema('cholesky_solve', ops.cholesky_solve.schema), None)]
+structseqs_cholesky_solve = [(None, None)]
 
 
 @handle_th_errors
@@ -7368,7 +7368,7 @@ def dispatch_det_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """det(): det"""
     return self.det()
 
-structseqs_det = [(return_types.for_schema('det', ops.det.schema), None)]
+structseqs_det = [(None, None)]
 
 
 @handle_th_errors
@@ -7428,7 +7428,7 @@ def dispatch_logdet_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logdet(): logdet"""
     return self.logdet()
 
-structseqs_logdet = [(return_types.for_schema('logdet', ops.logdet.schema), None)]
+structseqs_logdet = [(None, None)]
 
 
 @handle_th_errors
@@ -7458,7 +7458,7 @@ def dispatch_matrix_power_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """matrix_power(int64_t n): matrix_power"""
     return self.matrix_power(n=kwargs['n'])
 
-structseqs_matrix_power = [(return_types.for_schema('matrix_power', ops.matrix_power.schema), None)]
+structseqs_matrix_power = [(None, None)]
 
 
 @handle_th_errors
@@ -7490,7 +7490,7 @@ def dispatch_matrix_exp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """matrix_exp(): matrix_exp"""
     return self.matrix_exp()
 
-structseqs_matrix_exp = [(return_types.for_schema('matrix_exp', ops.matrix_exp.schema), None)]
+structseqs_matrix_exp = [(None, None)]
 
 
 @handle_th_errors
@@ -7523,7 +7523,7 @@ def dispatch_pinverse_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['rcond'] = kwargs['rcond']
     return self.pinverse(**call_kwargs)
 
-structseqs_pinverse = [(return_types.for_schema('pinverse', ops.pinverse.schema), None)]
+structseqs_pinverse = [(None, None)]
 
 
 @handle_th_errors
@@ -7562,7 +7562,7 @@ def dispatch_amax_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.amax(**call_kwargs)
 
-structseqs_amax = [(return_types.for_schema('amax', ops.amax.schema), None)]
+structseqs_amax = [(None, None)]
 
 
 @handle_th_errors
@@ -7601,7 +7601,7 @@ def dispatch_amin_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.amin(**call_kwargs)
 
-structseqs_amin = [(return_types.for_schema('amin', ops.amin.schema), None)]
+structseqs_amin = [(None, None)]
 
 
 @handle_th_errors
@@ -7678,7 +7678,7 @@ def dispatch_exponential__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.exponential_(**call_kwargs)
 
-structseqs_exponential_ = [(return_types.for_schema('exponential_', ops.exponential_.schema), None)]
+structseqs_exponential_ = [(None, None)]
 
 
 @handle_th_errors
@@ -7718,7 +7718,7 @@ def dispatch_multinomial_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.multinomial(**call_kwargs)
 
-structseqs_multinomial = [(return_types.for_schema('multinomial', ops.multinomial.schema), None)]
+structseqs_multinomial = [(None, None)]
 
 
 @handle_th_errors
@@ -7754,7 +7754,7 @@ def dispatch_log1p_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log1p(): log1p"""
     return self.log1p()
 
-structseqs_log1p = [(return_types.for_schema('log1p', ops.log1p.schema), None)]
+structseqs_log1p = [(None, None)]
 
 
 @handle_th_errors
@@ -7784,7 +7784,7 @@ def dispatch_log1p__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log1p_(): log1p_"""
     return self.log1p_()
 
-structseqs_log1p_ = [(return_types.for_schema('log1p_', ops.log1p_.schema), None)]
+structseqs_log1p_ = [(None, None)]
 
 
 @handle_th_errors
@@ -7814,7 +7814,7 @@ def dispatch_expm1_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """expm1(): expm1"""
     return self.expm1()
 
-structseqs_expm1 = [(return_types.for_schema('expm1', ops.expm1.schema), None)]
+structseqs_expm1 = [(None, None)]
 
 
 @handle_th_errors
@@ -7844,7 +7844,7 @@ def dispatch_expm1__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """expm1_(): expm1_"""
     return self.expm1_()
 
-structseqs_expm1_ = [(return_types.for_schema('expm1_', ops.expm1_.schema), None)]
+structseqs_expm1_ = [(None, None)]
 
 
 @handle_th_errors
@@ -7874,7 +7874,7 @@ def dispatch_asin_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asin(): asin"""
     return self.asin()
 
-structseqs_asin = [(return_types.for_schema('asin', ops.asin.schema), None)]
+structseqs_asin = [(None, None)]
 
 
 @handle_th_errors
@@ -7904,7 +7904,7 @@ def dispatch_asin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asin_(): asin_"""
     return self.asin_()
 
-structseqs_asin_ = [(return_types.for_schema('asin_', ops.asin_.schema), None)]
+structseqs_asin_ = [(None, None)]
 
 
 @handle_th_errors
@@ -7934,7 +7934,7 @@ def dispatch_acos_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acos(): acos"""
     return self.acos()
 
-structseqs_acos = [(return_types.for_schema('acos', ops.acos.schema), None)]
+structseqs_acos = [(None, None)]
 
 
 @handle_th_errors
@@ -7964,7 +7964,7 @@ def dispatch_acos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acos_(): acos_"""
     return self.acos_()
 
-structseqs_acos_ = [(return_types.for_schema('acos_', ops.acos_.schema), None)]
+structseqs_acos_ = [(None, None)]
 
 
 @handle_th_errors
@@ -7994,7 +7994,7 @@ def dispatch_atan_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atan(): atan"""
     return self.atan()
 
-structseqs_atan = [(return_types.for_schema('atan', ops.atan.schema), None)]
+structseqs_atan = [(None, None)]
 
 
 @handle_th_errors
@@ -8024,7 +8024,7 @@ def dispatch_atan__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atan_(): atan_"""
     return self.atan_()
 
-structseqs_atan_ = [(return_types.for_schema('atan_', ops.atan_.schema), None)]
+structseqs_atan_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8054,7 +8054,7 @@ def dispatch_sinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sinh(): sinh"""
     return self.sinh()
 
-structseqs_sinh = [(return_types.for_schema('sinh', ops.sinh.schema), None)]
+structseqs_sinh = [(None, None)]
 
 
 @handle_th_errors
@@ -8084,7 +8084,7 @@ def dispatch_sinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sinh_(): sinh_"""
     return self.sinh_()
 
-structseqs_sinh_ = [(return_types.for_schema('sinh_', ops.sinh_.schema), None)]
+structseqs_sinh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8114,7 +8114,7 @@ def dispatch_cosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cosh(): cosh"""
     return self.cosh()
 
-structseqs_cosh = [(return_types.for_schema('cosh', ops.cosh.schema), None)]
+structseqs_cosh = [(None, None)]
 
 
 @handle_th_errors
@@ -8144,7 +8144,7 @@ def dispatch_cosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cosh_(): cosh_"""
     return self.cosh_()
 
-structseqs_cosh_ = [(return_types.for_schema('cosh_', ops.cosh_.schema), None)]
+structseqs_cosh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8174,7 +8174,7 @@ def dispatch_asinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asinh(): asinh"""
     return self.asinh()
 
-structseqs_asinh = [(return_types.for_schema('asinh', ops.asinh.schema), None)]
+structseqs_asinh = [(None, None)]
 
 
 @handle_th_errors
@@ -8204,7 +8204,7 @@ def dispatch_asinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """asinh_(): asinh_"""
     return self.asinh_()
 
-structseqs_asinh_ = [(return_types.for_schema('asinh_', ops.asinh_.schema), None)]
+structseqs_asinh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8234,7 +8234,7 @@ def dispatch_acosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acosh(): acosh"""
     return self.acosh()
 
-structseqs_acosh = [(return_types.for_schema('acosh', ops.acosh.schema), None)]
+structseqs_acosh = [(None, None)]
 
 
 @handle_th_errors
@@ -8264,7 +8264,7 @@ def dispatch_acosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """acosh_(): acosh_"""
     return self.acosh_()
 
-structseqs_acosh_ = [(return_types.for_schema('acosh_', ops.acosh_.schema), None)]
+structseqs_acosh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8294,7 +8294,7 @@ def dispatch_atanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atanh(): atanh"""
     return self.atanh()
 
-structseqs_atanh = [(return_types.for_schema('atanh', ops.atanh.schema), None)]
+structseqs_atanh = [(None, None)]
 
 
 @handle_th_errors
@@ -8324,7 +8324,7 @@ def dispatch_atanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atanh_(): atanh_"""
     return self.atanh_()
 
-structseqs_atanh_ = [(return_types.for_schema('atanh_', ops.atanh_.schema), None)]
+structseqs_atanh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8354,7 +8354,7 @@ def dispatch_frac_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """frac(): frac"""
     return self.frac()
 
-structseqs_frac = [(return_types.for_schema('frac', ops.frac.schema), None)]
+structseqs_frac = [(None, None)]
 
 
 @handle_th_errors
@@ -8384,7 +8384,7 @@ def dispatch_frac__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """frac_(): frac_"""
     return self.frac_()
 
-structseqs_frac_ = [(return_types.for_schema('frac_', ops.frac_.schema), None)]
+structseqs_frac_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8414,7 +8414,7 @@ def dispatch_type_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """type_as(Tensor other): type_as"""
     return self.type_as(other=kwargs['other'])
 
-structseqs_type_as = [(return_types.for_schema('type_as', ops.type_as.schema), None)]
+structseqs_type_as = [(None, None)]
 
 
 @handle_th_errors
@@ -8446,7 +8446,7 @@ def dispatch_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """softmax(int64_t dim, ScalarType? dtype=None): softmax.int"""
     return self.softmax(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_softmax = [(return_types.for_schema('softmax', ops.softmax_int.schema), None)]
+structseqs_softmax = [(None, None)]
 
 
 @handle_th_errors
@@ -8481,7 +8481,7 @@ def dispatch_log_softmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log_softmax(int64_t dim, ScalarType? dtype=None): log_softmax.int"""
     return self.log_softmax(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_log_softmax = [(return_types.for_schema('log_softmax', ops.log_softmax_int.schema), None)]
+structseqs_log_softmax = [(None, None)]
 
 
 @handle_th_errors
@@ -8521,7 +8521,7 @@ def dispatch_addcmul_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return self.addcmul(**call_kwargs)
 
-structseqs_addcmul = [(return_types.for_schema('addcmul', ops.addcmul.schema), None)]
+structseqs_addcmul = [(None, None)]
 
 
 @handle_th_errors
@@ -8566,7 +8566,7 @@ def dispatch_addcmul__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return self.addcmul_(**call_kwargs)
 
-structseqs_addcmul_ = [(return_types.for_schema('addcmul_', ops.addcmul_.schema), None)]
+structseqs_addcmul_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8611,7 +8611,7 @@ def dispatch_addcdiv_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return self.addcdiv(**call_kwargs)
 
-structseqs_addcdiv = [(return_types.for_schema('addcdiv', ops.addcdiv.schema), None)]
+structseqs_addcdiv = [(None, None)]
 
 
 @handle_th_errors
@@ -8656,7 +8656,7 @@ def dispatch_addcdiv__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['value'] = kwargs['value']
     return self.addcdiv_(**call_kwargs)
 
-structseqs_addcdiv_ = [(return_types.for_schema('addcdiv_', ops.addcdiv_.schema), None)]
+structseqs_addcdiv_ = [(None, None)]
 
 
 @handle_th_errors
@@ -8703,7 +8703,7 @@ def dispatch_lerp_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp(Tensor end, Scalar weight): lerp.Scalar"""
     return self.lerp(end=kwargs['end'], weight=kwargs['weight'])
 
-structseqs_lerp = [(return_types.for_schema('lerp', ops.lerp_Tensor.schema), None), (return_types.for_schema('lerp', ops.lerp_Scalar.schema), None)]
+structseqs_lerp = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8755,7 +8755,7 @@ def dispatch_lerp__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """lerp_(Tensor end, Scalar weight): lerp_.Scalar"""
     return self.lerp_(end=kwargs['end'], weight=kwargs['weight'])
 
-structseqs_lerp_ = [(return_types.for_schema('lerp_', ops.lerp__Tensor.schema), None), (return_types.for_schema('lerp_', ops.lerp__Scalar.schema), None)]
+structseqs_lerp_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8807,7 +8807,7 @@ def dispatch_bitwise_xor_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_xor(Scalar other): bitwise_xor.Scalar"""
     return self.bitwise_xor(other=kwargs['other'])
 
-structseqs_bitwise_xor = [(return_types.for_schema('bitwise_xor', ops.bitwise_xor_Tensor.schema), None), (return_types.for_schema('bitwise_xor', ops.bitwise_xor_Scalar.schema), None)]
+structseqs_bitwise_xor = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8853,7 +8853,7 @@ def dispatch_bitwise_xor__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_xor_(Scalar other): bitwise_xor_.Scalar"""
     return self.bitwise_xor_(other=kwargs['other'])
 
-structseqs_bitwise_xor_ = [(return_types.for_schema('bitwise_xor_', ops.bitwise_xor__Tensor.schema), None), (return_types.for_schema('bitwise_xor_', ops.bitwise_xor__Scalar.schema), None)]
+structseqs_bitwise_xor_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8899,7 +8899,7 @@ def dispatch___xor___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__xor__(Scalar other): __xor__.Scalar"""
     return self.__xor__(other=kwargs['other'])
 
-structseqs___xor__ = [(return_types.for_schema('__xor__', ops.__xor___Tensor.schema), None), (return_types.for_schema('__xor__', ops.__xor___Scalar.schema), None)]
+structseqs___xor__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8945,7 +8945,7 @@ def dispatch___ixor___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__ixor__(Scalar other): __ixor__.Scalar"""
     return self.__ixor__(other=kwargs['other'])
 
-structseqs___ixor__ = [(return_types.for_schema('__ixor__', ops.__ixor___Tensor.schema), None), (return_types.for_schema('__ixor__', ops.__ixor___Scalar.schema), None)]
+structseqs___ixor__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -8991,7 +8991,7 @@ def dispatch_bitwise_left_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_left_shift(Scalar other): bitwise_left_shift.Tensor_Scalar"""
     return self.bitwise_left_shift(other=kwargs['other'])
 
-structseqs_bitwise_left_shift = [(return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor.schema), None), (return_types.for_schema('bitwise_left_shift', ops.bitwise_left_shift_Tensor_Scalar.schema), None)]
+structseqs_bitwise_left_shift = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -9037,7 +9037,7 @@ def dispatch_bitwise_left_shift__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_left_shift_(Scalar other): bitwise_left_shift_.Tensor_Scalar"""
     return self.bitwise_left_shift_(other=kwargs['other'])
 
-structseqs_bitwise_left_shift_ = [(return_types.for_schema('bitwise_left_shift_', ops.bitwise_left_shift__Tensor.schema), None), (return_types.for_schema('bitwise_left_shift_', ops.bitwise_left_shift__Tensor_Scalar.schema), None)]
+structseqs_bitwise_left_shift_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -9083,7 +9083,7 @@ def dispatch___lshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__lshift__(Scalar other): __lshift__.Scalar"""
     return self.__lshift__(other=kwargs['other'])
 
-structseqs___lshift__ = [(return_types.for_schema('__lshift__', ops.__lshift___Tensor.schema), None), (return_types.for_schema('__lshift__', ops.__lshift___Scalar.schema), None)]
+structseqs___lshift__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -9129,7 +9129,7 @@ def dispatch_bitwise_right_shift_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_right_shift(Scalar other): bitwise_right_shift.Tensor_Scalar"""
     return self.bitwise_right_shift(other=kwargs['other'])
 
-structseqs_bitwise_right_shift = [(return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor.schema), None), (return_types.for_schema('bitwise_right_shift', ops.bitwise_right_shift_Tensor_Scalar.schema), None)]
+structseqs_bitwise_right_shift = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -9175,7 +9175,7 @@ def dispatch_bitwise_right_shift__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """bitwise_right_shift_(Scalar other): bitwise_right_shift_.Tensor_Scalar"""
     return self.bitwise_right_shift_(other=kwargs['other'])
 
-structseqs_bitwise_right_shift_ = [(return_types.for_schema('bitwise_right_shift_', ops.bitwise_right_shift__Tensor.schema), None), (return_types.for_schema('bitwise_right_shift_', ops.bitwise_right_shift__Tensor_Scalar.schema), None)]
+structseqs_bitwise_right_shift_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -9221,7 +9221,7 @@ def dispatch___rshift___1(self: Any, kwargs: dict[str, Any]) -> Any:
     """__rshift__(Scalar other): __rshift__.Scalar"""
     return self.__rshift__(other=kwargs['other'])
 
-structseqs___rshift__ = [(return_types.for_schema('__rshift__', ops.__rshift___Tensor.schema), None), (return_types.for_schema('__rshift__', ops.__rshift___Scalar.schema), None)]
+structseqs___rshift__ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -9260,7 +9260,7 @@ def dispatch_hypot_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """hypot(Tensor other): hypot"""
     return self.hypot(other=kwargs['other'])
 
-structseqs_hypot = [(return_types.for_schema('hypot', ops.hypot.schema), None)]
+structseqs_hypot = [(None, None)]
 
 
 @handle_th_errors
@@ -9292,7 +9292,7 @@ def dispatch_hypot__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """hypot_(Tensor other): hypot_"""
     return self.hypot_(other=kwargs['other'])
 
-structseqs_hypot_ = [(return_types.for_schema('hypot_', ops.hypot_.schema), None)]
+structseqs_hypot_ = [(None, None)]
 
 
 @handle_th_errors
@@ -9324,7 +9324,7 @@ def dispatch_isnan_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isnan(): isnan"""
     return self.isnan()
 
-structseqs_isnan = [(return_types.for_schema('isnan', ops.isnan.schema), None)]
+structseqs_isnan = [(None, None)]
 
 
 @handle_th_errors
@@ -9354,7 +9354,7 @@ def dispatch_isinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isinf(): isinf"""
     return self.isinf()
 
-structseqs_isinf = [(return_types.for_schema('isinf', ops.isinf.schema), None)]
+structseqs_isinf = [(None, None)]
 
 
 @handle_th_errors
@@ -9384,7 +9384,7 @@ def dispatch_isfinite_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isfinite(): isfinite"""
     return self.isfinite()
 
-structseqs_isfinite = [(return_types.for_schema('isfinite', ops.isfinite.schema), None)]
+structseqs_isfinite = [(None, None)]
 
 
 @handle_th_errors
@@ -9414,7 +9414,7 @@ def dispatch_conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj_physical(): conj_physical"""
     return self.conj_physical()
 
-structseqs_conj_physical = [(return_types.for_schema('conj_physical', ops.conj_physical.schema), None)]
+structseqs_conj_physical = [(None, None)]
 
 
 @handle_th_errors
@@ -9444,7 +9444,7 @@ def dispatch_conj_physical__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj_physical_(): conj_physical_"""
     return self.conj_physical_()
 
-structseqs_conj_physical_ = [(return_types.for_schema('conj_physical_', ops.conj_physical_.schema), None)]
+structseqs_conj_physical_ = [(None, None)]
 
 
 @handle_th_errors
@@ -9474,7 +9474,7 @@ def dispatch__conj_physical_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_conj_physical(): _conj_physical"""
     return self._conj_physical()
 
-structseqs__conj_physical = [(return_types.for_schema('_conj_physical', ops._conj_physical.schema), None)]
+structseqs__conj_physical = [(None, None)]
 
 
 @handle_th_errors
@@ -9504,7 +9504,7 @@ def dispatch__conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_conj(): _conj"""
     return self._conj()
 
-structseqs__conj = [(return_types.for_schema('_conj', ops._conj.schema), None)]
+structseqs__conj = [(None, None)]
 
 
 @handle_th_errors
@@ -9534,7 +9534,7 @@ def dispatch_conj_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """conj(): conj"""
     return self.conj()
 
-structseqs_conj = [(return_types.for_schema('conj', ops.conj.schema), None)]
+structseqs_conj = [(None, None)]
 
 
 @handle_th_errors
@@ -9564,7 +9564,7 @@ def dispatch__neg_view_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_neg_view(): _neg_view"""
     return self._neg_view()
 
-structseqs__neg_view = [(return_types.for_schema('_neg_view', ops._neg_view.schema), None)]
+structseqs__neg_view = [(None, None)]
 
 
 @handle_th_errors
@@ -9594,7 +9594,7 @@ def dispatch_angle_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """angle(): angle"""
     return self.angle()
 
-structseqs_angle = [(return_types.for_schema('angle', ops.angle.schema), None)]
+structseqs_angle = [(None, None)]
 
 
 @handle_th_errors
@@ -9624,7 +9624,7 @@ def dispatch_sgn_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sgn(): sgn"""
     return self.sgn()
 
-structseqs_sgn = [(return_types.for_schema('sgn', ops.sgn.schema), None)]
+structseqs_sgn = [(None, None)]
 
 
 @handle_th_errors
@@ -9654,7 +9654,7 @@ def dispatch_sgn__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sgn_(): sgn_"""
     return self.sgn_()
 
-structseqs_sgn_ = [(return_types.for_schema('sgn_', ops.sgn_.schema), None)]
+structseqs_sgn_ = [(None, None)]
 
 
 @handle_th_errors
@@ -9684,7 +9684,7 @@ def dispatch_sign_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sign(): sign"""
     return self.sign()
 
-structseqs_sign = [(return_types.for_schema('sign', ops.sign.schema), None)]
+structseqs_sign = [(None, None)]
 
 
 @handle_th_errors
@@ -9714,7 +9714,7 @@ def dispatch_sign__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sign_(): sign_"""
     return self.sign_()
 
-structseqs_sign_ = [(return_types.for_schema('sign_', ops.sign_.schema), None)]
+structseqs_sign_ = [(None, None)]
 
 
 @handle_th_errors
@@ -9779,7 +9779,7 @@ def dispatch_cov_0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['aweights'] = kwargs['aweights']
     return self.cov(**call_kwargs)
 
-structseqs_cov = [(return_types.for_schema('cov', ops.cov.schema), None)]
+structseqs_cov = [(None, None)]
 
 
 @handle_th_errors
@@ -9819,7 +9819,7 @@ def dispatch_corrcoef_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """corrcoef(): corrcoef"""
     return self.corrcoef()
 
-structseqs_corrcoef = [(return_types.for_schema('corrcoef', ops.corrcoef.schema), None)]
+structseqs_corrcoef = [(None, None)]
 
 
 @handle_th_errors
@@ -9853,7 +9853,7 @@ def dispatch_bincount_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['minlength'] = kwargs['minlength']
     return self.bincount(**call_kwargs)
 
-structseqs_bincount = [(return_types.for_schema('bincount', ops.bincount.schema), None)]
+structseqs_bincount = [(None, None)]
 
 
 @handle_th_errors
@@ -9897,7 +9897,7 @@ def dispatch_histc_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['max'] = kwargs['max']
     return self.histc(**call_kwargs)
 
-structseqs_histc = [(return_types.for_schema('histc', ops.histc.schema), None)]
+structseqs_histc = [(None, None)]
 
 
 @handle_th_errors
@@ -10017,7 +10017,7 @@ def dispatch_new_empty_strided_0(self: Any, kwargs: dict[str, Any]) -> Any:
         result = self.new_empty_strided(size=kwargs['size'], stride=kwargs['stride'], dtype=kwargs['dtype'], layout=kwargs['layout'], device=kwargs['device'], pin_memory=kwargs['pin_memory'])
     return make_variable(result, requires_grad)
 
-structseqs_new_empty_strided = [(return_types.for_schema('new_empty_strided', ops.new_empty_strided.schema), None)]
+structseqs_new_empty_strided = [(None, None)]
 
 
 @handle_th_errors
@@ -10063,7 +10063,7 @@ def dispatch_flip_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """flip(IntArrayRef dims): flip"""
     return self.flip(dims=kwargs['dims'])
 
-structseqs_flip = [(return_types.for_schema('flip', ops.flip.schema), None)]
+structseqs_flip = [(None, None)]
 
 
 @handle_th_errors
@@ -10095,7 +10095,7 @@ def dispatch_fliplr_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fliplr(): fliplr"""
     return self.fliplr()
 
-structseqs_fliplr = [(return_types.for_schema('fliplr', ops.fliplr.schema), None)]
+structseqs_fliplr = [(None, None)]
 
 
 @handle_th_errors
@@ -10125,7 +10125,7 @@ def dispatch_flipud_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """flipud(): flipud"""
     return self.flipud()
 
-structseqs_flipud = [(return_types.for_schema('flipud', ops.flipud.schema), None)]
+structseqs_flipud = [(None, None)]
 
 
 @handle_th_errors
@@ -10159,7 +10159,7 @@ def dispatch_roll_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dims'] = kwargs['dims']
     return self.roll(**call_kwargs)
 
-structseqs_roll = [(return_types.for_schema('roll', ops.roll.schema), None)]
+structseqs_roll = [(None, None)]
 
 
 @handle_th_errors
@@ -10198,7 +10198,7 @@ def dispatch_rot90_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dims'] = kwargs['dims']
     return self.rot90(**call_kwargs)
 
-structseqs_rot90 = [(return_types.for_schema('rot90', ops.rot90.schema), None)]
+structseqs_rot90 = [(None, None)]
 
 
 @handle_th_errors
@@ -10302,7 +10302,7 @@ def dispatch_msort_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """msort(): msort"""
     return self.msort()
 
-structseqs_msort = [(return_types.for_schema('msort', ops.msort.schema), None)]
+structseqs_msort = [(None, None)]
 
 
 @handle_th_errors
@@ -10350,7 +10350,7 @@ def dispatch_argsort_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['descending'] = kwargs['descending']
     return self.argsort(**call_kwargs)
 
-structseqs_argsort = [(return_types.for_schema('argsort', ops.argsort_stable.schema), None), (return_types.for_schema('argsort', ops.argsort.schema), None)]
+structseqs_argsort = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -10560,7 +10560,7 @@ def dispatch_quantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['interpolation'] = kwargs['interpolation']
     return self.quantile(**call_kwargs)
 
-structseqs_quantile = [(return_types.for_schema('quantile', ops.quantile.schema), None), (return_types.for_schema('quantile', ops.quantile_scalar.schema), None)]
+structseqs_quantile = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -10638,7 +10638,7 @@ def dispatch_nanquantile_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['interpolation'] = kwargs['interpolation']
     return self.nanquantile(**call_kwargs)
 
-structseqs_nanquantile = [(return_types.for_schema('nanquantile', ops.nanquantile.schema), None), (return_types.for_schema('nanquantile', ops.nanquantile_scalar.schema), None)]
+structseqs_nanquantile = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -10698,7 +10698,7 @@ def dispatch_tril_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.tril(**call_kwargs)
 
-structseqs_tril = [(return_types.for_schema('tril', ops.tril.schema), None)]
+structseqs_tril = [(None, None)]
 
 
 @handle_th_errors
@@ -10735,7 +10735,7 @@ def dispatch_triu_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.triu(**call_kwargs)
 
-structseqs_triu = [(return_types.for_schema('triu', ops.triu.schema), None)]
+structseqs_triu = [(None, None)]
 
 
 @handle_th_errors
@@ -10772,7 +10772,7 @@ def dispatch_tril__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.tril_(**call_kwargs)
 
-structseqs_tril_ = [(return_types.for_schema('tril_', ops.tril_.schema), None)]
+structseqs_tril_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10809,7 +10809,7 @@ def dispatch_triu__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.triu_(**call_kwargs)
 
-structseqs_triu_ = [(return_types.for_schema('triu_', ops.triu_.schema), None)]
+structseqs_triu_ = [(None, None)]
 
 
 @handle_th_errors
@@ -10850,7 +10850,7 @@ def dispatch_diag_embed_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim2'] = kwargs['dim2']
     return self.diag_embed(**call_kwargs)
 
-structseqs_diag_embed = [(return_types.for_schema('diag_embed', ops.diag_embed.schema), None)]
+structseqs_diag_embed = [(None, None)]
 
 
 @handle_th_errors
@@ -10897,7 +10897,7 @@ def dispatch_diag_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['diagonal'] = kwargs['diagonal']
     return self.diag(**call_kwargs)
 
-structseqs_diag = [(return_types.for_schema('diag', ops.diag.schema), None)]
+structseqs_diag = [(None, None)]
 
 
 @handle_th_errors
@@ -10934,7 +10934,7 @@ def dispatch_diagflat_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['offset'] = kwargs['offset']
     return self.diagflat(**call_kwargs)
 
-structseqs_diagflat = [(return_types.for_schema('diagflat', ops.diagflat.schema), None)]
+structseqs_diagflat = [(None, None)]
 
 
 @handle_th_errors
@@ -10975,7 +10975,7 @@ def dispatch_movedim_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """movedim(IntArrayRef source, IntArrayRef destination): movedim.intlist"""
     return self.movedim(source=kwargs['source'], destination=kwargs['destination'])
 
-structseqs_movedim = [(return_types.for_schema('movedim', ops.movedim_int.schema), None), (return_types.for_schema('movedim', ops.movedim_intlist.schema), None)]
+structseqs_movedim = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -11027,7 +11027,7 @@ def dispatch_moveaxis_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """moveaxis(IntArrayRef source, IntArrayRef destination): moveaxis.intlist"""
     return self.moveaxis(source=kwargs['source'], destination=kwargs['destination'])
 
-structseqs_moveaxis = [(return_types.for_schema('moveaxis', ops.moveaxis_int.schema), None), (return_types.for_schema('moveaxis', ops.moveaxis_intlist.schema), None)]
+structseqs_moveaxis = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -11072,7 +11072,7 @@ def dispatch_swapaxes_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """swapaxes(int64_t axis0, int64_t axis1): swapaxes"""
     return self.swapaxes(axis0=kwargs['axis0'], axis1=kwargs['axis1'])
 
-structseqs_swapaxes = [(return_types.for_schema('swapaxes', ops.swapaxes.schema), None)]
+structseqs_swapaxes = [(None, None)]
 
 
 @handle_th_errors
@@ -11107,7 +11107,7 @@ def dispatch_swapdims_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """swapdims(int64_t dim0, int64_t dim1): swapdims"""
     return self.swapdims(dim0=kwargs['dim0'], dim1=kwargs['dim1'])
 
-structseqs_swapdims = [(return_types.for_schema('swapdims', ops.swapdims.schema), None)]
+structseqs_swapdims = [(None, None)]
 
 
 @handle_th_errors
@@ -11142,7 +11142,7 @@ def dispatch_repeat_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """repeat(SymIntArrayRef repeats): repeat"""
     return self.repeat(repeats=kwargs['repeats'])
 
-structseqs_repeat = [(return_types.for_schema('repeat', ops.repeat.schema), None)]
+structseqs_repeat = [(None, None)]
 
 
 @handle_th_errors
@@ -11174,7 +11174,7 @@ def dispatch_tile_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tile(SymIntArrayRef dims): tile"""
     return self.tile(dims=kwargs['dims'])
 
-structseqs_tile = [(return_types.for_schema('tile', ops.tile.schema), None)]
+structseqs_tile = [(None, None)]
 
 
 @handle_th_errors
@@ -11206,7 +11206,7 @@ def dispatch_narrow_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """narrow_copy(int64_t dim, SymInt start, SymInt length): narrow_copy"""
     return self.narrow_copy(dim=kwargs['dim'], start=kwargs['start'], length=kwargs['length'])
 
-structseqs_narrow_copy = [(return_types.for_schema('narrow_copy', ops.narrow_copy.schema), None)]
+structseqs_narrow_copy = [(None, None)]
 
 
 @handle_th_errors
@@ -11249,7 +11249,7 @@ def dispatch_gather_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['sparse_grad'] = kwargs['sparse_grad']
     return self.gather(**call_kwargs)
 
-structseqs_gather = [(return_types.for_schema('gather', ops.gather.schema), None)]
+structseqs_gather = [(None, None)]
 
 
 @handle_th_errors
@@ -11308,7 +11308,7 @@ def dispatch_scatter_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter(int64_t dim, Tensor index, Scalar value, *, str reduce): scatter.value_reduce"""
     return self.scatter(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'], reduce=kwargs['reduce'])
 
-structseqs_scatter = [(return_types.for_schema('scatter', ops.scatter_src.schema), None), (return_types.for_schema('scatter', ops.scatter_reduce.schema), None), (return_types.for_schema('scatter', ops.scatter_value.schema), None), (return_types.for_schema('scatter', ops.scatter_value_reduce.schema), None)]
+structseqs_scatter = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -11408,7 +11408,7 @@ def dispatch_scatter__3(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter_(int64_t dim, Tensor index, Scalar value, *, str reduce): scatter_.value_reduce"""
     return self.scatter_(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'], reduce=kwargs['reduce'])
 
-structseqs_scatter_ = [(return_types.for_schema('scatter_', ops.scatter__src.schema), None), (return_types.for_schema('scatter_', ops.scatter__reduce.schema), None), (return_types.for_schema('scatter_', ops.scatter__value.schema), None), (return_types.for_schema('scatter_', ops.scatter__value_reduce.schema), None)]
+structseqs_scatter_ = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -11487,7 +11487,7 @@ def dispatch_scatter_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter_add(int64_t dim, Tensor index, Tensor src): scatter_add"""
     return self.scatter_add(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
 
-structseqs_scatter_add = [(return_types.for_schema('scatter_add', ops.scatter_add.schema), None)]
+structseqs_scatter_add = [(None, None)]
 
 
 @handle_th_errors
@@ -11525,7 +11525,7 @@ def dispatch_scatter_add__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """scatter_add_(int64_t dim, Tensor index, Tensor src): scatter_add_"""
     return self.scatter_add_(dim=kwargs['dim'], index=kwargs['index'], src=kwargs['src'])
 
-structseqs_scatter_add_ = [(return_types.for_schema('scatter_add_', ops.scatter_add_.schema), None)]
+structseqs_scatter_add_ = [(None, None)]
 
 
 @handle_th_errors
@@ -11563,7 +11563,7 @@ def dispatch_index_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_select(int64_t dim, Tensor index): index_select"""
     return self.index_select(dim=kwargs['dim'], index=kwargs['index'])
 
-structseqs_index_select = [(return_types.for_schema('index_select', ops.index_select.schema), None)]
+structseqs_index_select = [(None, None)]
 
 
 @handle_th_errors
@@ -11604,7 +11604,7 @@ def dispatch_index_add__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.index_add_(**call_kwargs)
 
-structseqs_index_add_ = [(return_types.for_schema('index_add_', ops.index_add_.schema), None)]
+structseqs_index_add_ = [(None, None)]
 
 
 @handle_th_errors
@@ -11653,7 +11653,7 @@ def dispatch_index_add_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.index_add(**call_kwargs)
 
-structseqs_index_add = [(return_types.for_schema('index_add', ops.index_add.schema), None)]
+structseqs_index_add = [(None, None)]
 
 
 @handle_th_errors
@@ -11703,7 +11703,7 @@ def dispatch_index_reduce__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['include_self'] = kwargs['include_self']
     return self.index_reduce_(**call_kwargs)
 
-structseqs_index_reduce_ = [(return_types.for_schema('index_reduce_', ops.index_reduce_.schema), None)]
+structseqs_index_reduce_ = [(None, None)]
 
 
 @handle_th_errors
@@ -11752,7 +11752,7 @@ def dispatch_index_reduce_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['include_self'] = kwargs['include_self']
     return self.index_reduce(**call_kwargs)
 
-structseqs_index_reduce = [(return_types.for_schema('index_reduce', ops.index_reduce.schema), None)]
+structseqs_index_reduce = [(None, None)]
 
 
 @handle_th_errors
@@ -11794,7 +11794,7 @@ def dispatch_index_copy__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_copy_(int64_t dim, Tensor index, Tensor source): index_copy_"""
     return self.index_copy_(dim=kwargs['dim'], index=kwargs['index'], source=kwargs['source'])
 
-structseqs_index_copy_ = [(return_types.for_schema('index_copy_', ops.index_copy_.schema), None)]
+structseqs_index_copy_ = [(None, None)]
 
 
 @handle_th_errors
@@ -11832,7 +11832,7 @@ def dispatch_index_copy_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_copy(int64_t dim, Tensor index, Tensor source): index_copy"""
     return self.index_copy(dim=kwargs['dim'], index=kwargs['index'], source=kwargs['source'])
 
-structseqs_index_copy = [(return_types.for_schema('index_copy', ops.index_copy.schema), None)]
+structseqs_index_copy = [(None, None)]
 
 
 @handle_th_errors
@@ -11877,7 +11877,7 @@ def dispatch_index_fill__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_fill_(int64_t dim, Tensor index, Scalar value): index_fill_.int_Scalar"""
     return self.index_fill_(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
 
-structseqs_index_fill_ = [(return_types.for_schema('index_fill_', ops.index_fill__int_Tensor.schema), None), (return_types.for_schema('index_fill_', ops.index_fill__int_Scalar.schema), None)]
+structseqs_index_fill_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -11935,7 +11935,7 @@ def dispatch_index_fill_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """index_fill(int64_t dim, Tensor index, Scalar value): index_fill.int_Scalar"""
     return self.index_fill(dim=kwargs['dim'], index=kwargs['index'], value=kwargs['value'])
 
-structseqs_index_fill = [(return_types.for_schema('index_fill', ops.index_fill_int_Tensor.schema), None), (return_types.for_schema('index_fill', ops.index_fill_int_Scalar.schema), None)]
+structseqs_index_fill = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -11986,7 +11986,7 @@ def dispatch_masked_select_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_select(Tensor mask): masked_select"""
     return self.masked_select(mask=kwargs['mask'])
 
-structseqs_masked_select = [(return_types.for_schema('masked_select', ops.masked_select.schema), None)]
+structseqs_masked_select = [(None, None)]
 
 
 @handle_th_errors
@@ -12018,7 +12018,7 @@ def dispatch_masked_scatter__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_scatter_(Tensor mask, Tensor source): masked_scatter_"""
     return self.masked_scatter_(mask=kwargs['mask'], source=kwargs['source'])
 
-structseqs_masked_scatter_ = [(return_types.for_schema('masked_scatter_', ops.masked_scatter_.schema), None)]
+structseqs_masked_scatter_ = [(None, None)]
 
 
 @handle_th_errors
@@ -12053,7 +12053,7 @@ def dispatch_masked_scatter_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """masked_scatter(Tensor mask, Tensor source): masked_scatter"""
     return self.masked_scatter(mask=kwargs['mask'], source=kwargs['source'])
 
-structseqs_masked_scatter = [(return_types.for_schema('masked_scatter', ops.masked_scatter.schema), None)]
+structseqs_masked_scatter = [(None, None)]
 
 
 @handle_th_errors
@@ -12088,7 +12088,7 @@ def dispatch_take_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """take(Tensor index): take"""
     return self.take(index=kwargs['index'])
 
-structseqs_take = [(return_types.for_schema('take', ops.take.schema), None)]
+structseqs_take = [(None, None)]
 
 
 @handle_th_errors
@@ -12120,7 +12120,7 @@ def dispatch_cumprod_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumprod(int64_t dim, *, ScalarType? dtype=None): cumprod"""
     return self.cumprod(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_cumprod = [(return_types.for_schema('cumprod', ops.cumprod.schema), None)]
+structseqs_cumprod = [(None, None)]
 
 
 @handle_th_errors
@@ -12155,7 +12155,7 @@ def dispatch_cumprod__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cumprod_(int64_t dim, *, ScalarType? dtype=None): cumprod_"""
     return self.cumprod_(dim=kwargs['dim'], dtype=kwargs['dtype'])
 
-structseqs_cumprod_ = [(return_types.for_schema('cumprod_', ops.cumprod_.schema), None)]
+structseqs_cumprod_ = [(None, None)]
 
 
 @handle_th_errors
@@ -12190,7 +12190,7 @@ def dispatch_logcumsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logcumsumexp(int64_t dim): logcumsumexp"""
     return self.logcumsumexp(dim=kwargs['dim'])
 
-structseqs_logcumsumexp = [(return_types.for_schema('logcumsumexp', ops.logcumsumexp.schema), None)]
+structseqs_logcumsumexp = [(None, None)]
 
 
 @handle_th_errors
@@ -12290,7 +12290,7 @@ def dispatch_logsumexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['keepdim'] = kwargs['keepdim']
     return self.logsumexp(**call_kwargs)
 
-structseqs_logsumexp = [(return_types.for_schema('logsumexp', ops.logsumexp.schema), None)]
+structseqs_logsumexp = [(None, None)]
 
 
 @handle_th_errors
@@ -12333,7 +12333,7 @@ def dispatch_isclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['equal_nan'] = kwargs['equal_nan']
     return self.isclose(**call_kwargs)
 
-structseqs_isclose = [(return_types.for_schema('isclose', ops.isclose.schema), None)]
+structseqs_isclose = [(None, None)]
 
 
 @handle_th_errors
@@ -12386,7 +12386,7 @@ def dispatch_allclose_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['equal_nan'] = kwargs['equal_nan']
     return self.allclose(**call_kwargs)
 
-structseqs_allclose = [(return_types.for_schema('allclose', ops.allclose.schema), None)]
+structseqs_allclose = [(None, None)]
 
 
 @handle_th_errors
@@ -12431,7 +12431,7 @@ def dispatch_equal_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """equal(Tensor other): equal"""
     return self.equal(other=kwargs['other'])
 
-structseqs_equal = [(return_types.for_schema('equal', ops.equal.schema), None)]
+structseqs_equal = [(None, None)]
 
 
 @handle_th_errors
@@ -12470,7 +12470,7 @@ def dispatch_clip_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clip(Scalar? min=None, Scalar? max=None): clip"""
     return self.clip(min=kwargs['min'], max=kwargs['max'])
 
-structseqs_clip = [(return_types.for_schema('clip', ops.clip_Tensor.schema), None), (return_types.for_schema('clip', ops.clip.schema), None)]
+structseqs_clip = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12522,7 +12522,7 @@ def dispatch_clip__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """clip_(Scalar? min=None, Scalar? max=None): clip_"""
     return self.clip_(min=kwargs['min'], max=kwargs['max'])
 
-structseqs_clip_ = [(return_types.for_schema('clip_', ops.clip__Tensor.schema), None), (return_types.for_schema('clip_', ops.clip_.schema), None)]
+structseqs_clip_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12567,7 +12567,7 @@ def dispatch_inner_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """inner(Tensor other): inner"""
     return self.inner(other=kwargs['other'])
 
-structseqs_inner = [(return_types.for_schema('inner', ops.inner.schema), None)]
+structseqs_inner = [(None, None)]
 
 
 @handle_th_errors
@@ -12599,7 +12599,7 @@ def dispatch_outer_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """outer(Tensor vec2): outer"""
     return self.outer(vec2=kwargs['vec2'])
 
-structseqs_outer = [(return_types.for_schema('outer', ops.outer.schema), None)]
+structseqs_outer = [(None, None)]
 
 
 @handle_th_errors
@@ -12631,7 +12631,7 @@ def dispatch_ger_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ger(Tensor vec2): ger"""
     return self.ger(vec2=kwargs['vec2'])
 
-structseqs_ger = [(return_types.for_schema('ger', ops.ger.schema), None)]
+structseqs_ger = [(None, None)]
 
 
 @handle_th_errors
@@ -12663,7 +12663,7 @@ def dispatch_kron_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """kron(Tensor other): kron"""
     return self.kron(other=kwargs['other'])
 
-structseqs_kron = [(return_types.for_schema('kron', ops.kron.schema), None)]
+structseqs_kron = [(None, None)]
 
 
 @handle_th_errors
@@ -12695,7 +12695,7 @@ def dispatch_cross_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """cross(Tensor other, int64_t? dim=None): cross"""
     return self.cross(other=kwargs['other'], dim=kwargs['dim'])
 
-structseqs_cross = [(return_types.for_schema('cross', ops.cross.schema), None)]
+structseqs_cross = [(None, None)]
 
 
 @handle_th_errors
@@ -12737,7 +12737,7 @@ def dispatch_repeat_interleave_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """repeat_interleave(SymInt repeats, int64_t? dim=None, *, SymInt? output_size=None): repeat_interleave.self_int"""
     return self.repeat_interleave(repeats=kwargs['repeats'], dim=kwargs['dim'], output_size=kwargs['output_size'])
 
-structseqs_repeat_interleave = [(return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_Tensor.schema), None), (return_types.for_schema('repeat_interleave', ops.repeat_interleave_self_int.schema), None)]
+structseqs_repeat_interleave = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -12792,7 +12792,7 @@ def dispatch_fill_diagonal__0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['wrap'] = kwargs['wrap']
     return self.fill_diagonal_(**call_kwargs)
 
-structseqs_fill_diagonal_ = [(return_types.for_schema('fill_diagonal_', ops.fill_diagonal_.schema), None)]
+structseqs_fill_diagonal_ = [(None, None)]
 
 
 @handle_th_errors
@@ -12827,7 +12827,7 @@ def dispatch_take_along_dim_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """take_along_dim(Tensor indices, int64_t? dim=None): take_along_dim"""
     return self.take_along_dim(indices=kwargs['indices'], dim=kwargs['dim'])
 
-structseqs_take_along_dim = [(return_types.for_schema('take_along_dim', ops.take_along_dim.schema), None)]
+structseqs_take_along_dim = [(None, None)]
 
 
 @handle_th_errors
@@ -12862,7 +12862,7 @@ def dispatch_argwhere_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """argwhere(): argwhere"""
     return self.argwhere()
 
-structseqs_argwhere = [(return_types.for_schema('argwhere', ops.argwhere.schema), None)]
+structseqs_argwhere = [(None, None)]
 
 
 @handle_th_errors
@@ -12892,7 +12892,7 @@ def dispatch_broadcast_to_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """broadcast_to(SymIntArrayRef size): broadcast_to"""
     return self.broadcast_to(size=kwargs['size'])
 
-structseqs_broadcast_to = [(return_types.for_schema('broadcast_to', ops.broadcast_to.schema), None)]
+structseqs_broadcast_to = [(None, None)]
 
 
 @handle_th_errors
@@ -12924,7 +12924,7 @@ def dispatch_ravel_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ravel(): ravel"""
     return self.ravel()
 
-structseqs_ravel = [(return_types.for_schema('ravel', ops.ravel.schema), None)]
+structseqs_ravel = [(None, None)]
 
 
 @handle_th_errors
@@ -12961,7 +12961,7 @@ def dispatch_count_nonzero_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """count_nonzero(IntArrayRef dim): count_nonzero.dim_IntList"""
     return self.count_nonzero(dim=kwargs['dim'])
 
-structseqs_count_nonzero = [(return_types.for_schema('count_nonzero', ops.count_nonzero.schema), None), (return_types.for_schema('count_nonzero', ops.count_nonzero_dim_IntList.schema), None)]
+structseqs_count_nonzero = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -13000,7 +13000,7 @@ def dispatch_ceil_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ceil(): ceil"""
     return self.ceil()
 
-structseqs_ceil = [(return_types.for_schema('ceil', ops.ceil.schema), None)]
+structseqs_ceil = [(None, None)]
 
 
 @handle_th_errors
@@ -13030,7 +13030,7 @@ def dispatch_ceil__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """ceil_(): ceil_"""
     return self.ceil_()
 
-structseqs_ceil_ = [(return_types.for_schema('ceil_', ops.ceil_.schema), None)]
+structseqs_ceil_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13060,7 +13060,7 @@ def dispatch_erf_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """erf(): erf"""
     return self.erf()
 
-structseqs_erf = [(return_types.for_schema('erf', ops.erf.schema), None)]
+structseqs_erf = [(None, None)]
 
 
 @handle_th_errors
@@ -13090,7 +13090,7 @@ def dispatch_erf__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """erf_(): erf_"""
     return self.erf_()
 
-structseqs_erf_ = [(return_types.for_schema('erf_', ops.erf_.schema), None)]
+structseqs_erf_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13120,7 +13120,7 @@ def dispatch_erfc_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """erfc(): erfc"""
     return self.erfc()
 
-structseqs_erfc = [(return_types.for_schema('erfc', ops.erfc.schema), None)]
+structseqs_erfc = [(None, None)]
 
 
 @handle_th_errors
@@ -13150,7 +13150,7 @@ def dispatch_erfc__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """erfc_(): erfc_"""
     return self.erfc_()
 
-structseqs_erfc_ = [(return_types.for_schema('erfc_', ops.erfc_.schema), None)]
+structseqs_erfc_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13180,7 +13180,7 @@ def dispatch_exp2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """exp2(): exp2"""
     return self.exp2()
 
-structseqs_exp2 = [(return_types.for_schema('exp2', ops.exp2.schema), None)]
+structseqs_exp2 = [(None, None)]
 
 
 @handle_th_errors
@@ -13210,7 +13210,7 @@ def dispatch_exp2__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """exp2_(): exp2_"""
     return self.exp2_()
 
-structseqs_exp2_ = [(return_types.for_schema('exp2_', ops.exp2_.schema), None)]
+structseqs_exp2_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13240,7 +13240,7 @@ def dispatch_floor_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """floor(): floor"""
     return self.floor()
 
-structseqs_floor = [(return_types.for_schema('floor', ops.floor.schema), None)]
+structseqs_floor = [(None, None)]
 
 
 @handle_th_errors
@@ -13270,7 +13270,7 @@ def dispatch_floor__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """floor_(): floor_"""
     return self.floor_()
 
-structseqs_floor_ = [(return_types.for_schema('floor_', ops.floor_.schema), None)]
+structseqs_floor_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13300,7 +13300,7 @@ def dispatch_log10_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log10(): log10"""
     return self.log10()
 
-structseqs_log10 = [(return_types.for_schema('log10', ops.log10.schema), None)]
+structseqs_log10 = [(None, None)]
 
 
 @handle_th_errors
@@ -13330,7 +13330,7 @@ def dispatch_log10__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log10_(): log10_"""
     return self.log10_()
 
-structseqs_log10_ = [(return_types.for_schema('log10_', ops.log10_.schema), None)]
+structseqs_log10_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13360,7 +13360,7 @@ def dispatch_log2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log2(): log2"""
     return self.log2()
 
-structseqs_log2 = [(return_types.for_schema('log2', ops.log2.schema), None)]
+structseqs_log2 = [(None, None)]
 
 
 @handle_th_errors
@@ -13390,7 +13390,7 @@ def dispatch_log2__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """log2_(): log2_"""
     return self.log2_()
 
-structseqs_log2_ = [(return_types.for_schema('log2_', ops.log2_.schema), None)]
+structseqs_log2_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13427,7 +13427,7 @@ def dispatch_round_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """round(*, int64_t decimals): round.decimals"""
     return self.round(decimals=kwargs['decimals'])
 
-structseqs_round = [(return_types.for_schema('round', ops.round.schema), None), (return_types.for_schema('round', ops.round_decimals.schema), None)]
+structseqs_round = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -13470,7 +13470,7 @@ def dispatch_round__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """round_(*, int64_t decimals): round_.decimals"""
     return self.round_(decimals=kwargs['decimals'])
 
-structseqs_round_ = [(return_types.for_schema('round_', ops.round_.schema), None), (return_types.for_schema('round_', ops.round__decimals.schema), None)]
+structseqs_round_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -13506,7 +13506,7 @@ def dispatch_rsqrt_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """rsqrt(): rsqrt"""
     return self.rsqrt()
 
-structseqs_rsqrt = [(return_types.for_schema('rsqrt', ops.rsqrt.schema), None)]
+structseqs_rsqrt = [(None, None)]
 
 
 @handle_th_errors
@@ -13536,7 +13536,7 @@ def dispatch_rsqrt__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """rsqrt_(): rsqrt_"""
     return self.rsqrt_()
 
-structseqs_rsqrt_ = [(return_types.for_schema('rsqrt_', ops.rsqrt_.schema), None)]
+structseqs_rsqrt_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13566,7 +13566,7 @@ def dispatch_sinc_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sinc(): sinc"""
     return self.sinc()
 
-structseqs_sinc = [(return_types.for_schema('sinc', ops.sinc.schema), None)]
+structseqs_sinc = [(None, None)]
 
 
 @handle_th_errors
@@ -13596,7 +13596,7 @@ def dispatch_sinc__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """sinc_(): sinc_"""
     return self.sinc_()
 
-structseqs_sinc_ = [(return_types.for_schema('sinc_', ops.sinc_.schema), None)]
+structseqs_sinc_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13626,7 +13626,7 @@ def dispatch_square_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """square(): square"""
     return self.square()
 
-structseqs_square = [(return_types.for_schema('square', ops.square.schema), None)]
+structseqs_square = [(None, None)]
 
 
 @handle_th_errors
@@ -13656,7 +13656,7 @@ def dispatch_square__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """square_(): square_"""
     return self.square_()
 
-structseqs_square_ = [(return_types.for_schema('square_', ops.square_.schema), None)]
+structseqs_square_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13686,7 +13686,7 @@ def dispatch_tan_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tan(): tan"""
     return self.tan()
 
-structseqs_tan = [(return_types.for_schema('tan', ops.tan.schema), None)]
+structseqs_tan = [(None, None)]
 
 
 @handle_th_errors
@@ -13716,7 +13716,7 @@ def dispatch_tan__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """tan_(): tan_"""
     return self.tan_()
 
-structseqs_tan_ = [(return_types.for_schema('tan_', ops.tan_.schema), None)]
+structseqs_tan_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13746,7 +13746,7 @@ def dispatch_trunc_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """trunc(): trunc"""
     return self.trunc()
 
-structseqs_trunc = [(return_types.for_schema('trunc', ops.trunc.schema), None)]
+structseqs_trunc = [(None, None)]
 
 
 @handle_th_errors
@@ -13776,7 +13776,7 @@ def dispatch_trunc__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """trunc_(): trunc_"""
     return self.trunc_()
 
-structseqs_trunc_ = [(return_types.for_schema('trunc_', ops.trunc_.schema), None)]
+structseqs_trunc_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13806,7 +13806,7 @@ def dispatch_fix_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fix(): fix"""
     return self.fix()
 
-structseqs_fix = [(return_types.for_schema('fix', ops.fix.schema), None)]
+structseqs_fix = [(None, None)]
 
 
 @handle_th_errors
@@ -13836,7 +13836,7 @@ def dispatch_fix__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fix_(): fix_"""
     return self.fix_()
 
-structseqs_fix_ = [(return_types.for_schema('fix_', ops.fix_.schema), None)]
+structseqs_fix_ = [(None, None)]
 
 
 @handle_th_errors
@@ -13866,7 +13866,7 @@ def dispatch_signbit_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """signbit(): signbit"""
     return self.signbit()
 
-structseqs_signbit = [(return_types.for_schema('signbit', ops.signbit.schema), None)]
+structseqs_signbit = [(None, None)]
 
 
 @handle_th_errors
@@ -13903,7 +13903,7 @@ def dispatch_copysign_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """copysign(Scalar other): copysign.Scalar"""
     return self.copysign(other=kwargs['other'])
 
-structseqs_copysign = [(return_types.for_schema('copysign', ops.copysign_Tensor.schema), None), (return_types.for_schema('copysign', ops.copysign_Scalar.schema), None)]
+structseqs_copysign = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -13949,7 +13949,7 @@ def dispatch_copysign__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """copysign_(Scalar other): copysign_.Scalar"""
     return self.copysign_(other=kwargs['other'])
 
-structseqs_copysign_ = [(return_types.for_schema('copysign_', ops.copysign__Tensor.schema), None), (return_types.for_schema('copysign_', ops.copysign__Scalar.schema), None)]
+structseqs_copysign_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -13988,7 +13988,7 @@ def dispatch_logical_xor_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_xor(Tensor other): logical_xor"""
     return self.logical_xor(other=kwargs['other'])
 
-structseqs_logical_xor = [(return_types.for_schema('logical_xor', ops.logical_xor.schema), None)]
+structseqs_logical_xor = [(None, None)]
 
 
 @handle_th_errors
@@ -14020,7 +14020,7 @@ def dispatch_logical_xor__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logical_xor_(Tensor other): logical_xor_"""
     return self.logical_xor_(other=kwargs['other'])
 
-structseqs_logical_xor_ = [(return_types.for_schema('logical_xor_', ops.logical_xor_.schema), None)]
+structseqs_logical_xor_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14052,7 +14052,7 @@ def dispatch_logaddexp_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logaddexp(Tensor other): logaddexp"""
     return self.logaddexp(other=kwargs['other'])
 
-structseqs_logaddexp = [(return_types.for_schema('logaddexp', ops.logaddexp.schema), None)]
+structseqs_logaddexp = [(None, None)]
 
 
 @handle_th_errors
@@ -14091,7 +14091,7 @@ def dispatch_xlogy_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """xlogy(Scalar other): xlogy.Scalar_Other"""
     return self.xlogy(other=kwargs['other'])
 
-structseqs_xlogy = [(return_types.for_schema('xlogy', ops.xlogy_Tensor.schema), None), (return_types.for_schema('xlogy', ops.xlogy_Scalar_Other.schema), None)]
+structseqs_xlogy = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14137,7 +14137,7 @@ def dispatch_xlogy__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """xlogy_(Scalar other): xlogy_.Scalar_Other"""
     return self.xlogy_(other=kwargs['other'])
 
-structseqs_xlogy_ = [(return_types.for_schema('xlogy_', ops.xlogy__Tensor.schema), None), (return_types.for_schema('xlogy_', ops.xlogy__Scalar_Other.schema), None)]
+structseqs_xlogy_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14176,7 +14176,7 @@ def dispatch_heaviside_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """heaviside(Tensor values): heaviside"""
     return self.heaviside(values=kwargs['values'])
 
-structseqs_heaviside = [(return_types.for_schema('heaviside', ops.heaviside.schema), None)]
+structseqs_heaviside = [(None, None)]
 
 
 @handle_th_errors
@@ -14208,7 +14208,7 @@ def dispatch_heaviside__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """heaviside_(Tensor values): heaviside_"""
     return self.heaviside_(values=kwargs['values'])
 
-structseqs_heaviside_ = [(return_types.for_schema('heaviside_', ops.heaviside_.schema), None)]
+structseqs_heaviside_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14240,7 +14240,7 @@ def dispatch_atan2__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atan2_(Tensor other): atan2_"""
     return self.atan2_(other=kwargs['other'])
 
-structseqs_atan2_ = [(return_types.for_schema('atan2_', ops.atan2_.schema), None)]
+structseqs_atan2_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14272,7 +14272,7 @@ def dispatch_atan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """atan2(Tensor other): atan2"""
     return self.atan2(other=kwargs['other'])
 
-structseqs_atan2 = [(return_types.for_schema('atan2', ops.atan2.schema), None)]
+structseqs_atan2 = [(None, None)]
 
 
 @handle_th_errors
@@ -14304,7 +14304,7 @@ def dispatch_arctan2_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arctan2(Tensor other): arctan2"""
     return self.arctan2(other=kwargs['other'])
 
-structseqs_arctan2 = [(return_types.for_schema('arctan2', ops.arctan2.schema), None)]
+structseqs_arctan2 = [(None, None)]
 
 
 @handle_th_errors
@@ -14336,7 +14336,7 @@ def dispatch_arctan2__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arctan2_(Tensor other): arctan2_"""
     return self.arctan2_(other=kwargs['other'])
 
-structseqs_arctan2_ = [(return_types.for_schema('arctan2_', ops.arctan2_.schema), None)]
+structseqs_arctan2_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14375,7 +14375,7 @@ def dispatch_fmod_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """fmod(Scalar other): fmod.Scalar"""
     return self.fmod(other=kwargs['other'])
 
-structseqs_fmod = [(return_types.for_schema('fmod', ops.fmod_Tensor.schema), None), (return_types.for_schema('fmod', ops.fmod_Scalar.schema), None)]
+structseqs_fmod = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14421,7 +14421,7 @@ def dispatch_fmod__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """fmod_(Scalar other): fmod_.Scalar"""
     return self.fmod_(other=kwargs['other'])
 
-structseqs_fmod_ = [(return_types.for_schema('fmod_', ops.fmod__Tensor.schema), None), (return_types.for_schema('fmod_', ops.fmod__Scalar.schema), None)]
+structseqs_fmod_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14460,7 +14460,7 @@ def dispatch_fmin_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fmin(Tensor other): fmin"""
     return self.fmin(other=kwargs['other'])
 
-structseqs_fmin = [(return_types.for_schema('fmin', ops.fmin.schema), None)]
+structseqs_fmin = [(None, None)]
 
 
 @handle_th_errors
@@ -14492,7 +14492,7 @@ def dispatch_fmax_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """fmax(Tensor other): fmax"""
     return self.fmax(other=kwargs['other'])
 
-structseqs_fmax = [(return_types.for_schema('fmax', ops.fmax.schema), None)]
+structseqs_fmax = [(None, None)]
 
 
 @handle_th_errors
@@ -14531,7 +14531,7 @@ def dispatch_float_power_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """float_power(Scalar exponent): float_power.Tensor_Scalar"""
     return self.float_power(exponent=kwargs['exponent'])
 
-structseqs_float_power = [(return_types.for_schema('float_power', ops.float_power_Tensor_Tensor.schema), None), (return_types.for_schema('float_power', ops.float_power_Tensor_Scalar.schema), None)]
+structseqs_float_power = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14577,7 +14577,7 @@ def dispatch_float_power__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """float_power_(Scalar exponent): float_power_.Scalar"""
     return self.float_power_(exponent=kwargs['exponent'])
 
-structseqs_float_power_ = [(return_types.for_schema('float_power_', ops.float_power__Tensor.schema), None), (return_types.for_schema('float_power_', ops.float_power__Scalar.schema), None)]
+structseqs_float_power_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -14616,7 +14616,7 @@ def dispatch_absolute_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """absolute(): absolute"""
     return self.absolute()
 
-structseqs_absolute = [(return_types.for_schema('absolute', ops.absolute.schema), None)]
+structseqs_absolute = [(None, None)]
 
 
 @handle_th_errors
@@ -14646,7 +14646,7 @@ def dispatch_absolute__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """absolute_(): absolute_"""
     return self.absolute_()
 
-structseqs_absolute_ = [(return_types.for_schema('absolute_', ops.absolute_.schema), None)]
+structseqs_absolute_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14676,7 +14676,7 @@ def dispatch_arccos_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arccos(): arccos"""
     return self.arccos()
 
-structseqs_arccos = [(return_types.for_schema('arccos', ops.arccos.schema), None)]
+structseqs_arccos = [(None, None)]
 
 
 @handle_th_errors
@@ -14706,7 +14706,7 @@ def dispatch_arccos__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arccos_(): arccos_"""
     return self.arccos_()
 
-structseqs_arccos_ = [(return_types.for_schema('arccos_', ops.arccos_.schema), None)]
+structseqs_arccos_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14736,7 +14736,7 @@ def dispatch_arccosh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arccosh(): arccosh"""
     return self.arccosh()
 
-structseqs_arccosh = [(return_types.for_schema('arccosh', ops.arccosh.schema), None)]
+structseqs_arccosh = [(None, None)]
 
 
 @handle_th_errors
@@ -14766,7 +14766,7 @@ def dispatch_arccosh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arccosh_(): arccosh_"""
     return self.arccosh_()
 
-structseqs_arccosh_ = [(return_types.for_schema('arccosh_', ops.arccosh_.schema), None)]
+structseqs_arccosh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14796,7 +14796,7 @@ def dispatch_arcsinh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arcsinh(): arcsinh"""
     return self.arcsinh()
 
-structseqs_arcsinh = [(return_types.for_schema('arcsinh', ops.arcsinh.schema), None)]
+structseqs_arcsinh = [(None, None)]
 
 
 @handle_th_errors
@@ -14826,7 +14826,7 @@ def dispatch_arcsinh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arcsinh_(): arcsinh_"""
     return self.arcsinh_()
 
-structseqs_arcsinh_ = [(return_types.for_schema('arcsinh_', ops.arcsinh_.schema), None)]
+structseqs_arcsinh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14856,7 +14856,7 @@ def dispatch_arctanh_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arctanh(): arctanh"""
     return self.arctanh()
 
-structseqs_arctanh = [(return_types.for_schema('arctanh', ops.arctanh.schema), None)]
+structseqs_arctanh = [(None, None)]
 
 
 @handle_th_errors
@@ -14886,7 +14886,7 @@ def dispatch_arctanh__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arctanh_(): arctanh_"""
     return self.arctanh_()
 
-structseqs_arctanh_ = [(return_types.for_schema('arctanh_', ops.arctanh_.schema), None)]
+structseqs_arctanh_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14916,7 +14916,7 @@ def dispatch_arcsin_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arcsin(): arcsin"""
     return self.arcsin()
 
-structseqs_arcsin = [(return_types.for_schema('arcsin', ops.arcsin.schema), None)]
+structseqs_arcsin = [(None, None)]
 
 
 @handle_th_errors
@@ -14946,7 +14946,7 @@ def dispatch_arcsin__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arcsin_(): arcsin_"""
     return self.arcsin_()
 
-structseqs_arcsin_ = [(return_types.for_schema('arcsin_', ops.arcsin_.schema), None)]
+structseqs_arcsin_ = [(None, None)]
 
 
 @handle_th_errors
@@ -14976,7 +14976,7 @@ def dispatch_arctan_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arctan(): arctan"""
     return self.arctan()
 
-structseqs_arctan = [(return_types.for_schema('arctan', ops.arctan.schema), None)]
+structseqs_arctan = [(None, None)]
 
 
 @handle_th_errors
@@ -15006,7 +15006,7 @@ def dispatch_arctan__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """arctan_(): arctan_"""
     return self.arctan_()
 
-structseqs_arctan_ = [(return_types.for_schema('arctan_', ops.arctan_.schema), None)]
+structseqs_arctan_ = [(None, None)]
 
 
 @handle_th_errors
@@ -15057,7 +15057,7 @@ def dispatch_divide_3(self: Any, kwargs: dict[str, Any]) -> Any:
     """divide(Scalar other, *, str? rounding_mode): divide.Scalar_mode"""
     return self.divide(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
 
-structseqs_divide = [(return_types.for_schema('divide', ops.divide_Tensor.schema), None), (return_types.for_schema('divide', ops.divide_Tensor_mode.schema), None), (return_types.for_schema('divide', ops.divide_Scalar.schema), None), (return_types.for_schema('divide', ops.divide_Scalar_mode.schema), None)]
+structseqs_divide = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15137,7 +15137,7 @@ def dispatch_divide__3(self: Any, kwargs: dict[str, Any]) -> Any:
     """divide_(Scalar other, *, str? rounding_mode): divide_.Scalar_mode"""
     return self.divide_(other=kwargs['other'], rounding_mode=kwargs['rounding_mode'])
 
-structseqs_divide_ = [(return_types.for_schema('divide_', ops.divide__Tensor.schema), None), (return_types.for_schema('divide_', ops.divide__Tensor_mode.schema), None), (return_types.for_schema('divide_', ops.divide__Scalar.schema), None), (return_types.for_schema('divide_', ops.divide__Scalar_mode.schema), None)]
+structseqs_divide_ = [(None, None), (None, None), (None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15203,7 +15203,7 @@ def dispatch_true_divide__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """true_divide_(Scalar other): true_divide_.Scalar"""
     return self.true_divide_(other=kwargs['other'])
 
-structseqs_true_divide_ = [(return_types.for_schema('true_divide_', ops.true_divide__Tensor.schema), None), (return_types.for_schema('true_divide_', ops.true_divide__Scalar.schema), None)]
+structseqs_true_divide_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15244,7 +15244,7 @@ def dispatch_isreal_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isreal(): isreal"""
     return self.isreal()
 
-structseqs_isreal = [(return_types.for_schema('isreal', ops.isreal.schema), None)]
+structseqs_isreal = [(None, None)]
 
 
 @handle_th_errors
@@ -15281,7 +15281,7 @@ def dispatch_multiply_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """multiply(Scalar other): multiply.Scalar"""
     return self.multiply(other=kwargs['other'])
 
-structseqs_multiply = [(return_types.for_schema('multiply', ops.multiply_Tensor.schema), None), (return_types.for_schema('multiply', ops.multiply_Scalar.schema), None)]
+structseqs_multiply = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15329,7 +15329,7 @@ def dispatch_multiply__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """multiply_(Scalar other): multiply_.Scalar"""
     return self.multiply_(other=kwargs['other'])
 
-structseqs_multiply_ = [(return_types.for_schema('multiply_', ops.multiply__Tensor.schema), None), (return_types.for_schema('multiply_', ops.multiply__Scalar.schema), None)]
+structseqs_multiply_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15370,7 +15370,7 @@ def dispatch_rad2deg_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """rad2deg(): rad2deg"""
     return self.rad2deg()
 
-structseqs_rad2deg = [(return_types.for_schema('rad2deg', ops.rad2deg.schema), None)]
+structseqs_rad2deg = [(None, None)]
 
 
 @handle_th_errors
@@ -15400,7 +15400,7 @@ def dispatch_rad2deg__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """rad2deg_(): rad2deg_"""
     return self.rad2deg_()
 
-structseqs_rad2deg_ = [(return_types.for_schema('rad2deg_', ops.rad2deg_.schema), None)]
+structseqs_rad2deg_ = [(None, None)]
 
 
 @handle_th_errors
@@ -15430,7 +15430,7 @@ def dispatch_deg2rad_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """deg2rad(): deg2rad"""
     return self.deg2rad()
 
-structseqs_deg2rad = [(return_types.for_schema('deg2rad', ops.deg2rad.schema), None)]
+structseqs_deg2rad = [(None, None)]
 
 
 @handle_th_errors
@@ -15460,7 +15460,7 @@ def dispatch_deg2rad__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """deg2rad_(): deg2rad_"""
     return self.deg2rad_()
 
-structseqs_deg2rad_ = [(return_types.for_schema('deg2rad_', ops.deg2rad_.schema), None)]
+structseqs_deg2rad_ = [(None, None)]
 
 
 @handle_th_errors
@@ -15490,7 +15490,7 @@ def dispatch_negative_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """negative(): negative"""
     return self.negative()
 
-structseqs_negative = [(return_types.for_schema('negative', ops.negative.schema), None)]
+structseqs_negative = [(None, None)]
 
 
 @handle_th_errors
@@ -15520,7 +15520,7 @@ def dispatch_negative__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """negative_(): negative_"""
     return self.negative_()
 
-structseqs_negative_ = [(return_types.for_schema('negative_', ops.negative_.schema), None)]
+structseqs_negative_ = [(None, None)]
 
 
 @handle_th_errors
@@ -15550,7 +15550,7 @@ def dispatch_positive_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """positive(): positive"""
     return self.positive()
 
-structseqs_positive = [(return_types.for_schema('positive', ops.positive.schema), None)]
+structseqs_positive = [(None, None)]
 
 
 @handle_th_errors
@@ -15595,7 +15595,7 @@ def dispatch_subtract_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.subtract(**call_kwargs)
 
-structseqs_subtract = [(return_types.for_schema('subtract', ops.subtract_Tensor.schema), None), (return_types.for_schema('subtract', ops.subtract_Scalar.schema), None)]
+structseqs_subtract = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15661,7 +15661,7 @@ def dispatch_subtract__1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['alpha'] = kwargs['alpha']
     return self.subtract_(**call_kwargs)
 
-structseqs_subtract_ = [(return_types.for_schema('subtract_', ops.subtract__Tensor.schema), None), (return_types.for_schema('subtract_', ops.subtract__Scalar.schema), None)]
+structseqs_subtract_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15719,7 +15719,7 @@ def dispatch_not_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """not_equal(Scalar other): not_equal.Scalar"""
     return self.not_equal(other=kwargs['other'])
 
-structseqs_not_equal = [(return_types.for_schema('not_equal', ops.not_equal_Tensor.schema), None), (return_types.for_schema('not_equal', ops.not_equal_Scalar.schema), None)]
+structseqs_not_equal = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15765,7 +15765,7 @@ def dispatch_not_equal__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """not_equal_(Scalar other): not_equal_.Scalar"""
     return self.not_equal_(other=kwargs['other'])
 
-structseqs_not_equal_ = [(return_types.for_schema('not_equal_', ops.not_equal__Tensor.schema), None), (return_types.for_schema('not_equal_', ops.not_equal__Scalar.schema), None)]
+structseqs_not_equal_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15811,7 +15811,7 @@ def dispatch_greater_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """greater_equal(Scalar other): greater_equal.Scalar"""
     return self.greater_equal(other=kwargs['other'])
 
-structseqs_greater_equal = [(return_types.for_schema('greater_equal', ops.greater_equal_Tensor.schema), None), (return_types.for_schema('greater_equal', ops.greater_equal_Scalar.schema), None)]
+structseqs_greater_equal = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15857,7 +15857,7 @@ def dispatch_greater_equal__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """greater_equal_(Scalar other): greater_equal_.Scalar"""
     return self.greater_equal_(other=kwargs['other'])
 
-structseqs_greater_equal_ = [(return_types.for_schema('greater_equal_', ops.greater_equal__Tensor.schema), None), (return_types.for_schema('greater_equal_', ops.greater_equal__Scalar.schema), None)]
+structseqs_greater_equal_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15903,7 +15903,7 @@ def dispatch_less_equal_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """less_equal(Scalar other): less_equal.Scalar"""
     return self.less_equal(other=kwargs['other'])
 
-structseqs_less_equal = [(return_types.for_schema('less_equal', ops.less_equal_Tensor.schema), None), (return_types.for_schema('less_equal', ops.less_equal_Scalar.schema), None)]
+structseqs_less_equal = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15949,7 +15949,7 @@ def dispatch_less_equal__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """less_equal_(Scalar other): less_equal_.Scalar"""
     return self.less_equal_(other=kwargs['other'])
 
-structseqs_less_equal_ = [(return_types.for_schema('less_equal_', ops.less_equal__Tensor.schema), None), (return_types.for_schema('less_equal_', ops.less_equal__Scalar.schema), None)]
+structseqs_less_equal_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -15995,7 +15995,7 @@ def dispatch_greater_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """greater(Scalar other): greater.Scalar"""
     return self.greater(other=kwargs['other'])
 
-structseqs_greater = [(return_types.for_schema('greater', ops.greater_Tensor.schema), None), (return_types.for_schema('greater', ops.greater_Scalar.schema), None)]
+structseqs_greater = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16041,7 +16041,7 @@ def dispatch_greater__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """greater_(Scalar other): greater_.Scalar"""
     return self.greater_(other=kwargs['other'])
 
-structseqs_greater_ = [(return_types.for_schema('greater_', ops.greater__Tensor.schema), None), (return_types.for_schema('greater_', ops.greater__Scalar.schema), None)]
+structseqs_greater_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16087,7 +16087,7 @@ def dispatch_less_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """less(Scalar other): less.Scalar"""
     return self.less(other=kwargs['other'])
 
-structseqs_less = [(return_types.for_schema('less', ops.less_Tensor.schema), None), (return_types.for_schema('less', ops.less_Scalar.schema), None)]
+structseqs_less = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16133,7 +16133,7 @@ def dispatch_less__1(self: Any, kwargs: dict[str, Any]) -> Any:
     """less_(Scalar other): less_.Scalar"""
     return self.less_(other=kwargs['other'])
 
-structseqs_less_ = [(return_types.for_schema('less_', ops.less__Tensor.schema), None), (return_types.for_schema('less_', ops.less__Scalar.schema), None)]
+structseqs_less_ = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16172,7 +16172,7 @@ def dispatch_nan_to_num_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """nan_to_num(double? nan=None, double? posinf=None, double? neginf=None): nan_to_num"""
     return self.nan_to_num(nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
 
-structseqs_nan_to_num = [(return_types.for_schema('nan_to_num', ops.nan_to_num.schema), None)]
+structseqs_nan_to_num = [(None, None)]
 
 
 @handle_th_errors
@@ -16210,7 +16210,7 @@ def dispatch_nan_to_num__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """nan_to_num_(double? nan=None, double? posinf=None, double? neginf=None): nan_to_num_"""
     return self.nan_to_num_(nan=kwargs['nan'], posinf=kwargs['posinf'], neginf=kwargs['neginf'])
 
-structseqs_nan_to_num_ = [(return_types.for_schema('nan_to_num_', ops.nan_to_num_.schema), None)]
+structseqs_nan_to_num_ = [(None, None)]
 
 
 @handle_th_errors
@@ -16248,7 +16248,7 @@ def dispatch_isposinf_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isposinf(): isposinf"""
     return self.isposinf()
 
-structseqs_isposinf = [(return_types.for_schema('isposinf', ops.isposinf.schema), None)]
+structseqs_isposinf = [(None, None)]
 
 
 @handle_th_errors
@@ -16278,7 +16278,7 @@ def dispatch_isneginf_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """isneginf(): isneginf"""
     return self.isneginf()
 
-structseqs_isneginf = [(return_types.for_schema('isneginf', ops.isneginf.schema), None)]
+structseqs_isneginf = [(None, None)]
 
 
 @handle_th_errors
@@ -16308,7 +16308,7 @@ def dispatch_is_signed_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """is_signed(): is_signed"""
     return self.is_signed()
 
-structseqs_is_signed = [(return_types.for_schema('is_signed', ops.is_signed.schema), None)]
+structseqs_is_signed = [(None, None)]
 
 
 @handle_th_errors
@@ -16338,7 +16338,7 @@ def dispatch_reshape_as_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """reshape_as(Tensor other): reshape_as"""
     return self.reshape_as(other=kwargs['other'])
 
-structseqs_reshape_as = [(return_types.for_schema('reshape_as', ops.reshape_as.schema), None)]
+structseqs_reshape_as = [(None, None)]
 
 
 @handle_th_errors
@@ -16385,7 +16385,7 @@ def dispatch_tensor_split_1(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['dim'] = kwargs['dim']
     return self.tensor_split(**call_kwargs)
 
-structseqs_tensor_split = [(return_types.for_schema('tensor_split', ops.tensor_split_sections.schema), None), (return_types.for_schema('tensor_split', ops.tensor_split_indices.schema), None)]
+structseqs_tensor_split = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16441,7 +16441,7 @@ def dispatch_hsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """hsplit(IntArrayRef indices): hsplit.array"""
     return self.hsplit(indices=kwargs['indices'])
 
-structseqs_hsplit = [(return_types.for_schema('hsplit', ops.hsplit_int.schema), None), (return_types.for_schema('hsplit', ops.hsplit_array.schema), None)]
+structseqs_hsplit = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16487,7 +16487,7 @@ def dispatch_vsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """vsplit(IntArrayRef indices): vsplit.array"""
     return self.vsplit(indices=kwargs['indices'])
 
-structseqs_vsplit = [(return_types.for_schema('vsplit', ops.vsplit_int.schema), None), (return_types.for_schema('vsplit', ops.vsplit_array.schema), None)]
+structseqs_vsplit = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16533,7 +16533,7 @@ def dispatch_dsplit_1(self: Any, kwargs: dict[str, Any]) -> Any:
     """dsplit(IntArrayRef indices): dsplit.array"""
     return self.dsplit(indices=kwargs['indices'])
 
-structseqs_dsplit = [(return_types.for_schema('dsplit', ops.dsplit_int.schema), None), (return_types.for_schema('dsplit', ops.dsplit_array.schema), None)]
+structseqs_dsplit = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -16572,7 +16572,7 @@ def dispatch_lgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """lgamma(): lgamma"""
     return self.lgamma()
 
-structseqs_lgamma = [(return_types.for_schema('lgamma', ops.lgamma.schema), None)]
+structseqs_lgamma = [(None, None)]
 
 
 @handle_th_errors
@@ -16602,7 +16602,7 @@ def dispatch_lgamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """lgamma_(): lgamma_"""
     return self.lgamma_()
 
-structseqs_lgamma_ = [(return_types.for_schema('lgamma_', ops.lgamma_.schema), None)]
+structseqs_lgamma_ = [(None, None)]
 
 
 @handle_th_errors
@@ -16632,7 +16632,7 @@ def dispatch_digamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """digamma(): digamma"""
     return self.digamma()
 
-structseqs_digamma = [(return_types.for_schema('digamma', ops.digamma.schema), None)]
+structseqs_digamma = [(None, None)]
 
 
 @handle_th_errors
@@ -16662,7 +16662,7 @@ def dispatch_digamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """digamma_(): digamma_"""
     return self.digamma_()
 
-structseqs_digamma_ = [(return_types.for_schema('digamma_', ops.digamma_.schema), None)]
+structseqs_digamma_ = [(None, None)]
 
 
 @handle_th_errors
@@ -16692,7 +16692,7 @@ def dispatch_erfinv_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """erfinv(): erfinv"""
     return self.erfinv()
 
-structseqs_erfinv = [(return_types.for_schema('erfinv', ops.erfinv.schema), None)]
+structseqs_erfinv = [(None, None)]
 
 
 @handle_th_errors
@@ -16722,7 +16722,7 @@ def dispatch_erfinv__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """erfinv_(): erfinv_"""
     return self.erfinv_()
 
-structseqs_erfinv_ = [(return_types.for_schema('erfinv_', ops.erfinv_.schema), None)]
+structseqs_erfinv_ = [(None, None)]
 
 
 @handle_th_errors
@@ -16752,7 +16752,7 @@ def dispatch_i0_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """i0(): i0"""
     return self.i0()
 
-structseqs_i0 = [(return_types.for_schema('i0', ops.i0.schema), None)]
+structseqs_i0 = [(None, None)]
 
 
 @handle_th_errors
@@ -16782,7 +16782,7 @@ def dispatch_i0__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """i0_(): i0_"""
     return self.i0_()
 
-structseqs_i0_ = [(return_types.for_schema('i0_', ops.i0_.schema), None)]
+structseqs_i0_ = [(None, None)]
 
 
 @handle_th_errors
@@ -16812,7 +16812,7 @@ def dispatch_polygamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """polygamma(int64_t n): polygamma"""
     return self.polygamma(n=kwargs['n'])
 
-structseqs_polygamma = [(return_types.for_schema('polygamma', ops.polygamma.schema), None)]
+structseqs_polygamma = [(None, None)]
 
 
 @handle_th_errors
@@ -16844,7 +16844,7 @@ def dispatch_polygamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """polygamma_(int64_t n): polygamma_"""
     return self.polygamma_(n=kwargs['n'])
 
-structseqs_polygamma_ = [(return_types.for_schema('polygamma_', ops.polygamma_.schema), None)]
+structseqs_polygamma_ = [(None, None)]
 
 
 @handle_th_errors
@@ -16876,7 +16876,7 @@ def dispatch_logit_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logit(double? eps=None): logit"""
     return self.logit(eps=kwargs['eps'])
 
-structseqs_logit = [(return_types.for_schema('logit', ops.logit.schema), None)]
+structseqs_logit = [(None, None)]
 
 
 @handle_th_errors
@@ -16908,7 +16908,7 @@ def dispatch_logit__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """logit_(double? eps=None): logit_"""
     return self.logit_(eps=kwargs['eps'])
 
-structseqs_logit_ = [(return_types.for_schema('logit_', ops.logit_.schema), None)]
+structseqs_logit_ = [(None, None)]
 
 
 @handle_th_errors
@@ -16940,7 +16940,7 @@ def dispatch_mvlgamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mvlgamma(int64_t p): mvlgamma"""
     return self.mvlgamma(p=kwargs['p'])
 
-structseqs_mvlgamma = [(return_types.for_schema('mvlgamma', ops.mvlgamma.schema), None)]
+structseqs_mvlgamma = [(None, None)]
 
 
 @handle_th_errors
@@ -16972,7 +16972,7 @@ def dispatch_mvlgamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """mvlgamma_(int64_t p): mvlgamma_"""
     return self.mvlgamma_(p=kwargs['p'])
 
-structseqs_mvlgamma_ = [(return_types.for_schema('mvlgamma_', ops.mvlgamma_.schema), None)]
+structseqs_mvlgamma_ = [(None, None)]
 
 
 @handle_th_errors
@@ -17035,7 +17035,7 @@ def dispatch_stft_1(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['align_to_window'] = kwargs['align_to_window']
     return self.stft(**call_kwargs)
 
-structseqs_stft = [(return_types.for_schema('stft', ops.stft_center.schema), None), (return_types.for_schema('stft', ops.stft.schema), None)]
+structseqs_stft = [(None, None), (None, None)]
 
 
 @handle_th_errors
@@ -17110,7 +17110,7 @@ def dispatch_unfold_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """unfold(int64_t dimension, int64_t size, int64_t step): unfold"""
     return self.unfold(dimension=kwargs['dimension'], size=kwargs['size'], step=kwargs['step'])
 
-structseqs_unfold = [(return_types.for_schema('unfold', ops.unfold.schema), None)]
+structseqs_unfold = [(None, None)]
 
 
 @handle_th_errors
@@ -17161,7 +17161,7 @@ def dispatch_istft_0(self: Any, kwargs: dict[str, Any]) -> Any:
         call_kwargs['return_complex'] = kwargs['return_complex']
     return self.istft(**call_kwargs)
 
-structseqs_istft = [(return_types.for_schema('istft', ops.istft.schema), None)]
+structseqs_istft = [(None, None)]
 
 
 @handle_th_errors
@@ -17221,7 +17221,7 @@ def dispatch_cauchy__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.cauchy_(**call_kwargs)
 
-structseqs_cauchy_ = [(return_types.for_schema('cauchy_', ops.cauchy_.schema), None)]
+structseqs_cauchy_ = [(None, None)]
 
 
 @handle_th_errors
@@ -17267,7 +17267,7 @@ def dispatch_log_normal__0(self: Any, kwargs: dict[str, Any]) -> Any:
     call_kwargs['generator'] = kwargs['generator']
     return self.log_normal_(**call_kwargs)
 
-structseqs_log_normal_ = [(return_types.for_schema('log_normal_', ops.log_normal_.schema), None)]
+structseqs_log_normal_ = [(None, None)]
 
 
 @handle_th_errors
@@ -17307,7 +17307,7 @@ def dispatch_geometric__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """geometric_(double p, *, Generator? generator=None): geometric_"""
     return self.geometric_(p=kwargs['p'], generator=kwargs['generator'])
 
-structseqs_geometric_ = [(return_types.for_schema('geometric_', ops.geometric_.schema), None)]
+structseqs_geometric_ = [(None, None)]
 
 
 @handle_th_errors
@@ -17340,7 +17340,7 @@ def dispatch_igamma_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """igamma(Tensor other): igamma"""
     return self.igamma(other=kwargs['other'])
 
-structseqs_igamma = [(return_types.for_schema('igamma', ops.igamma.schema), None)]
+structseqs_igamma = [(None, None)]
 
 
 @handle_th_errors
@@ -17372,7 +17372,7 @@ def dispatch_igamma__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """igamma_(Tensor other): igamma_"""
     return self.igamma_(other=kwargs['other'])
 
-structseqs_igamma_ = [(return_types.for_schema('igamma_', ops.igamma_.schema), None)]
+structseqs_igamma_ = [(None, None)]
 
 
 @handle_th_errors
@@ -17404,7 +17404,7 @@ def dispatch_igammac_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """igammac(Tensor other): igammac"""
     return self.igammac(other=kwargs['other'])
 
-structseqs_igammac = [(return_types.for_schema('igammac', ops.igammac.schema), None)]
+structseqs_igammac = [(None, None)]
 
 
 @handle_th_errors
@@ -17436,7 +17436,7 @@ def dispatch_igammac__0(self: Any, kwargs: dict[str, Any]) -> Any:
     """igammac_(Tensor other): igammac_"""
     return self.igammac_(other=kwargs['other'])
 
-structseqs_igammac_ = [(return_types.for_schema('igammac_', ops.igammac_.schema), None)]
+structseqs_igammac_ = [(None, None)]
 
 
 @handle_th_errors
@@ -17468,7 +17468,7 @@ def dispatch__fw_primal_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """_fw_primal(int64_t level): _fw_primal"""
     return self._fw_primal(level=kwargs['level'])
 
-structseqs__fw_primal = [(return_types.for_schema('_fw_primal', ops._fw_primal.schema), None)]
+structseqs__fw_primal = [(None, None)]
 
 
 @handle_th_errors
@@ -17500,7 +17500,7 @@ def dispatch_is_same_size_0(self: Any, kwargs: dict[str, Any]) -> Any:
     """is_same_size(Tensor other): is_same_size"""
     return self.is_same_size(other=kwargs['other'])
 
-structseqs_is_same_size = [(return_types.for_schema('is_same_size', ops.is_same_size.schema), None)]
+structseqs_is_same_size = [(None, None)]
 
 
 @handle_th_errors
