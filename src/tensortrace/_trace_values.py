@@ -38,6 +38,7 @@ from tensortrace._tensor_str import (
     _tensor_str_with_formatter,
     get_summarized_data,
 )
+from tensortrace.c10 import default_dtype as _default_dtype_module
 from tensortrace.c10.default_dtype import get_default_dtype
 from tensortrace.c10.device import Device
 from tensortrace.c10.scalar_type import ScalarType
@@ -167,10 +168,11 @@ class LazyValues(dict[int, dict[str, Any]]):
         for o in tuple(rec.changed):
             if type(o) is TensorImpl and o.refcount_ > 0 and _ref(o) in tracked:
                 changed.append(o)
-        self.index_views(changed)
         chosen = {}
-        for impl in changed:
-            chosen[id(impl)] = impl
+        if changed:  # at most kernels' ends nothing is new: no call
+            self.index_views(changed)
+            for impl in changed:
+                chosen[id(impl)] = impl
         storages = [*rec.written]
         # iterating a WeakSet costs six Python calls even when it is empty, as it usually is:
         # its set of references (`data`, not in typeshed) is tested first
@@ -394,10 +396,14 @@ def capture(rec: Recorder, step: int) -> None:
     values = rec.values
     if not isinstance(values, LazyValues):  # a recorder started before `install`
         values = rec.values = LazyValues()
+    default = _default_dtype_module._default_dtype  # get_default_dtype(), read directly
+    if default is values.default_dtype and not (
+        rec.changed or rec.written or rec.escaped.data or FULL_SCAN  # type: ignore[attr-defined]
+    ):  # nothing new, moved or written since the last capture (a handle freed): no candidate
+        return
     active, recorder.current = recorder.current, None  # reading values records nothing
     try:
         top_level = rec.depth == 0
-        default = get_default_dtype()
         if FULL_SCAN or default is not values.default_dtype:
             values.default_dtype = default
             # WeakSet's own iteration costs four Python calls: its set of references (`data`,
@@ -408,7 +414,8 @@ def capture(rec: Recorder, step: int) -> None:
             values.index_views(impls)
         else:
             impls = values.candidates(rec)
-        values.note(step, impls, default)
+        if impls:  # a top-level call that freed handles: no tensor to read
+            values.note(step, impls, default)
         rec.changed.clear()
         if top_level:
             rec.written.clear()

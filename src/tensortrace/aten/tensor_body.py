@@ -171,7 +171,7 @@ class Tensor(_TensorMethods):
         return {
             _SUMMARY: _TENSOR,
             "impl": impl.trace_name,
-            "sizes": list(impl.sizes_),
+            "sizes": [*impl.sizes_],  # a list display: no call to list()
             "dtype": _SCALAR_TYPE_NAMES[impl.data_type_.scalar_type],
         }
 

@@ -98,12 +98,13 @@ class StorageImpl(intrusive_ptr_target):
         name = getattr(self, "trace_name", None)
         if name is None:  # the `self` of __init__: named by its type, as summarize names it,
             return type(self).__name__  # without raising (Note [A summary by one lookup])
-        return schema.summary(
-            schema.STORAGE_IMPL,
-            object=name,
-            nbytes=self.size_bytes_,
-            refcount=self.refcount_,
-        )
+        # schema.summary(STORAGE_IMPL, ...) written out: one call per StorageImpl, not two
+        return {
+            schema.SUMMARY: schema.STORAGE_IMPL,
+            "object": name,
+            "nbytes": self.size_bytes_,
+            "refcount": self.refcount_,
+        }
 
     def _trace_info(self) -> dict[str, object]:
         return {

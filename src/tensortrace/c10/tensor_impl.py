@@ -346,8 +346,8 @@ class TensorImpl(intrusive_ptr_target):
         return {
             schema.SUMMARY: schema.TENSOR_IMPL,
             "object": name,
-            "sizes": list(self.sizes_),
-            "strides": list(self.strides_),
+            "sizes": [*self.sizes_],  # list displays: no call to list()
+            "strides": [*self.strides_],
             "offset": self.storage_offset_,
             "dtype": _SCALAR_TYPE_NAMES[self.data_type_.scalar_type],
         }

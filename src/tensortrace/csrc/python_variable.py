@@ -144,7 +144,7 @@ class TensorBase:
             schema.SUMMARY: schema.HANDLE,
             "handle": self._handle,
             "impl": impl.trace_name,
-            "sizes": list(impl.sizes_),
+            "sizes": [*impl.sizes_],  # a list display: no call to list()
             "dtype": dtype_text,
         }
 

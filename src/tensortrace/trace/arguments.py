@@ -50,7 +50,8 @@ def summarize(value: Any) -> Any:
         if all(map(_is_plain, map(type, value))):  # sizes and strides: copied in C
             return list(value)
     if isinstance(value, Enum):  # before int: ScalarType.Float reads better than 6
-        DESCRIBE_BY_TYPE[kind] = str
+        # an IntEnum's members hash in C: each one's text is found by one C lookup
+        DESCRIBE_BY_TYPE[kind] = _EnumTexts().__getitem__ if isinstance(value, int) else str
         return str(value)
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
@@ -78,6 +79,16 @@ def summarize(value: Any) -> Any:
     return kind.__name__
 
 
+class _EnumTexts(dict[Any, str]):
+    """`str` of each member of an IntEnum (a ScalarType), made when first asked for: then a
+    summary is a lookup with no Python call (an IntEnum hashes as its int; an Enum's hash is
+    a Python method, so an Enum is summarized by `str`)."""
+
+    def __missing__(self, member: Any) -> str:
+        text = self[member] = str(member)
+        return text
+
+
 def describe_args(names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """The arguments of a traced call as its begin event records them, by parameter name."""
     # plain loops with summarize's fast paths inlined: no comprehension frames per event, and a
@@ -102,7 +113,18 @@ def describe_args(names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[st
     if len(args) > len(names):
         extra = []  # a loop, not a comprehension: no frame of its own
         for v in args[len(names) :]:
-            extra.append(v if type(v) in plain else summarize(v))
+            kind = type(v)
+            if kind in plain:
+                extra.append(v)
+            else:  # a kernel's tensors: their summaries as above
+                describe = by_type.get(kind)
+                if describe is not None:
+                    try:
+                        extra.append(describe(v))
+                    except AttributeError:
+                        extra.append(kind.__name__)
+                else:
+                    extra.append(summarize(v))
         described["*args"] = extra
     for k, v in kwargs.items():
         described[k] = v if type(v) in plain else summarize(v)

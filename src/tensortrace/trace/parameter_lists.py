@@ -13,6 +13,8 @@ from collections.abc import Callable
 from types import CodeType, FunctionType
 from typing import Any
 
+from tensortrace.trace.schema import BEGIN, END
+
 # code_swap._TEMPLATE is this wrapper's body with constants for its closure cells (Note [Traced
 # functions that cost nothing while idle] in trace/code_swap.py): both are made from _TRACED.
 _FACTORY = """
@@ -36,36 +38,47 @@ def {factory}(fn_, site_, names_{defaults}):
 # AttributeError for an object still being constructed (the `self` of an `__init__`): then
 # the arguments are described again by describe_args, which names it. `{recorder}` and the
 # others are what the body reads them from: the factory's closure cells here, constants of
-# the swapped code in code_swap. Change the steps in Recorder.begin and end, record_call and
-# this body alike.
+# the swapped code in code_swap. The phases (schema.BEGIN, END) are written in as literals and
+# each event's tuple is built inside the call that makes it: no module read or local per event.
+# After the call the depth is set back to the frame's own, which is what decrementing it gave:
+# the frames it called are balanced (each ends, or records its error, before it returns).
+# Change the steps in Recorder.begin and end, record_call and this body alike.
 _TRACED = """\
     if rec_.ident != {recorder}.get_ident():  # Note [Each thread has its own stack]
         return {recorder}.call_traced(rec_, {site}, {fn}, {names}, ({positional}), {{{keywords}}})
     plain_, summary_, describe_ = {recorder}.DESCRIBERS  # Note [A summary by one lookup]
-{described}    index_ = rec_._site_ids.get(id({site}))  # Note [Sites by identity]
-    if index_ is None:
-        index_ = rec_._site({site})
+{described}    index_ = rec_._site_index.get({site})  # Note [Sites by value] (recorder.py)
+    if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+        index_ = rec_._site_index[{site}] = len(rec_.sites)
+        rec_.sites.append({site})
     events_, depth_, name_, layer_ = rec_.events, rec_.depth, {site}.name, {site}.layer
     when_ = {recorder}.now() - rec_.t0
-    event_ = ({recorder}.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-    events_.append({recorder}.new_event(event_))
+    events_.append(
+        {recorder}.new_event(("{begin}", name_, layer_, when_, depth_, index_, "", args_, 0))
+    )
     rec_.depth = depth_ + 1
     try:
         result_ = {fn}({call})
     except BaseException as error_:
         rec_.end({site}, {recorder}.error_args(error_))
         raise
-    rec_.depth = depth_ = rec_.depth - 1
-    try:
-        kind_ = type(result_)
-        outcome_ = {{"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}}
-    except AttributeError:
-        outcome_ = {{"result": describe_(result_)}}
+    rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+    if result_ is None:  # Note [One dict for every None result] (recorder.py)
+        outcome_ = {recorder}.NO_RESULT
+    else:
+        try:
+            kind_ = type(result_)
+            outcome_ = {{
+                "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+            }}
+        except AttributeError:
+            outcome_ = {{"result": describe_(result_)}}
     when_ = {recorder}.now() - rec_.t0
-    event_ = ({recorder}.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-    events_.append({recorder}.new_event(event_))
+    events_.append(
+        {recorder}.new_event(("{end}", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+    )
     # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-    if {recorder}.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+    if (depth_ == 0 or layer_ == "kernel") and {recorder}.capture_values is not None:
         {recorder}.capture_values(rec_, len(events_) - 1)
     return result_"""
 # names the factory and the wrapper use for themselves (and the builtins the wrapper calls): a
@@ -287,6 +300,8 @@ def traced_body(key: str, recorder: str, fn: str, site: str, names: str) -> str:
         positional=positional,
         keywords=keywords,
         described=described,
+        begin=BEGIN,
+        end=END,
     )
 
 

@@ -47,6 +47,10 @@ _now = time.perf_counter_ns
 # and summarize for the rest
 new_event, now = _new_event, _now
 DESCRIBERS = (_PLAIN_TYPES, DESCRIBE_BY_TYPE.get, summarize)
+# Note [One dict for every None result]: about a third of all frames return None (kernels,
+# functions that write an out argument), and an event's args are never edited (Event): they
+# all end with this one dict, equal to the `{"result": None}` each would have made
+NO_RESULT: dict[str, Any] = {"result": None}
 
 
 def error_args(exc: BaseException) -> dict[str, Any]:
@@ -68,13 +72,11 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[Event] = []
         self.sites: list[FrameSite] = []
-        # by value: a FrameSite is a tuple of its fields, hashed and compared in C
+        # Note [Sites by value]: a site's index, found by the site itself. A FrameSite is a
+        # tuple of strings, hashed and compared in C (its strings' hashes are cached): one
+        # lookup is cheaper than `id(site)`'s call, and an equal site made anew (a redispatch
+        # site) finds the index of the first one
         self._site_index: dict[FrameSite, int] = {}
-        # Note [Sites by identity]: a traced function's site is one object for the process, so
-        # begin/end find its index by id() (one dict lookup, no dataclass hashing). Only the
-        # object stored in `sites` is looked up by id: that list keeps it alive, so its id is
-        # never reused; an equal site made anew per call is found by value and never pinned.
-        self._site_ids: dict[int, int] = {}
         self.depth = 0
         self.ident = get_ident()  # the tracing thread
         self._other_depths: dict[int, int] = {}  # native id -> depth, for other threads
@@ -95,14 +97,11 @@ class Recorder:
         self.escaped: weakref.WeakSet[Any] = weakref.WeakSet()
 
     def _site(self, site: FrameSite) -> int:
-        """The index of a site not found by identity (Note [Sites by identity]): its first
-        frame in this recording, or an equal site made anew. record_call has these lines
-        written out: change both alike."""
-        index = self._site_index.get(site)  # by value: an equal site made anew
-        if index is None:
-            index = self._site_index[site] = len(self.sites)
-            self.sites.append(site)
-            self._site_ids[id(site)] = index
+        """The index of a site's first frame in this recording (Note [Sites by value]), when
+        `_site_index` does not have it yet. record_call and the traced wrappers' body
+        (parameter_lists._TRACED) have these lines written out: change them alike."""
+        index = self._site_index[site] = len(self.sites)
+        self.sites.append(site)
         return index
 
     def begin(self, site: FrameSite, args: dict[str, Any]) -> None:
@@ -114,7 +113,7 @@ class Recorder:
             tid = 0
             depth = self.depth
             self.depth = depth + 1
-        index = self._site_ids.get(id(site))  # Note [Sites by identity]
+        index = self._site_index.get(site)  # Note [Sites by value]
         self.events.append(
             _new_event(
                 (
@@ -139,7 +138,7 @@ class Recorder:
             tid = 0
             self.depth -= 1
             depth = self.depth
-        index = self._site_ids.get(id(site))
+        index = self._site_index.get(site)
         self.events.append(
             _new_event(
                 (
@@ -222,13 +221,10 @@ def record_call(
         )
     # Recorder.begin and Recorder.end for the tracing thread, written out: this runs for
     # every frame of a trace, and each call saved is a tenth of a frame's recording cost
-    index = rec._site_ids.get(id(site))  # Note [Sites by identity]
+    index = rec._site_index.get(site)  # Note [Sites by value]
     if index is None:  # Recorder._site written out too: each site's first frame per recording
-        index = rec._site_index.get(site)
-        if index is None:
-            index = rec._site_index[site] = len(rec.sites)
-            rec.sites.append(site)
-            rec._site_ids[id(site)] = index
+        index = rec._site_index[site] = len(rec.sites)
+        rec.sites.append(site)
     name, layer = site.name, site.layer
     events = rec.events
     depth = rec.depth
@@ -245,7 +241,9 @@ def record_call(
         described = end_args(result)
     elif record_result:
         kind = type(result)
-        if kind in _PLAIN_TYPES:
+        if result is None:  # Note [One dict for every None result]
+            described = NO_RESULT
+        elif kind in _PLAIN_TYPES:
             described = {"result": result}
         else:  # summarize's fast path, inlined: Note [A summary by one lookup]
             describe = DESCRIBE_BY_TYPE.get(kind)
@@ -255,11 +253,10 @@ def record_call(
                 described = {"result": summarize(result)}
     else:
         described = {}
-    rec.depth -= 1
-    depth = rec.depth
+    rec.depth = depth  # as in a traced wrapper: the frames fn called are balanced
     events.append(_new_event((END, name, layer, _now() - rec.t0, depth, index, "", described, 0)))
     # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-    if capture_values is not None and (layer == "kernel" or depth == 0):
+    if (depth == 0 or layer == "kernel") and capture_values is not None:
         capture_values(rec, len(events) - 1)
     return result
 

@@ -26,30 +26,38 @@ def traced_0(fn_, site_, names_):
             args_ = {"args": {'data': data if type(data) in plain_ else summary_(type(data), describe_)(data), 'batch_sizes': batch_sizes if type(batch_sizes) in plain_ else summary_(type(batch_sizes), describe_)(batch_sizes), 'hx': hx if type(hx) in plain_ else summary_(type(hx), describe_)(hx), 'params': params if type(params) in plain_ else summary_(type(params), describe_)(params), 'has_biases': has_biases if type(has_biases) in plain_ else summary_(type(has_biases), describe_)(has_biases), 'num_layers': num_layers if type(num_layers) in plain_ else summary_(type(num_layers), describe_)(num_layers), 'dropout': dropout if type(dropout) in plain_ else summary_(type(dropout), describe_)(dropout), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train), 'bidirectional': bidirectional if type(bidirectional) in plain_ else summary_(type(bidirectional), describe_)(bidirectional)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -67,30 +75,38 @@ def traced_1(fn_, site_, names_):
             args_ = {"args": {'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (grad_input, grad, output, dim), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(grad_input, grad, output, dim)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -108,30 +124,38 @@ def traced_2(fn_, site_, names_):
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'hx': hx if type(hx) in plain_ else summary_(type(hx), describe_)(hx), 'params': params if type(params) in plain_ else summary_(type(params), describe_)(params), 'has_biases': has_biases if type(has_biases) in plain_ else summary_(type(has_biases), describe_)(has_biases), 'num_layers': num_layers if type(num_layers) in plain_ else summary_(type(num_layers), describe_)(num_layers), 'dropout': dropout if type(dropout) in plain_ else summary_(type(dropout), describe_)(dropout), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train), 'bidirectional': bidirectional if type(bidirectional) in plain_ else summary_(type(bidirectional), describe_)(bidirectional), 'batch_first': batch_first if type(batch_first) in plain_ else summary_(type(batch_first), describe_)(batch_first)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -149,30 +173,38 @@ def traced_3(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it,), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -187,30 +219,38 @@ def traced_4(fn_, site_, names_):
             return recorder.call_traced(rec_, site_, fn_, names_, (it, *scalars), {})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         args_ = {"args": recorder.describe_args(names_, (it, *scalars), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, *scalars)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -228,30 +268,38 @@ def traced_5(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -269,30 +317,38 @@ def traced_6(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it, self), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, self)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -310,30 +366,38 @@ def traced_7(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it, self, dim, keepdim), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, self, dim, keepdim)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -351,30 +415,38 @@ def traced_8(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it, self, dim, keepdim, result), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, self, dim, keepdim, result)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -392,30 +464,38 @@ def traced_9(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it, self, other), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, self, other)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -433,30 +513,38 @@ def traced_10(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it, self, other, out), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, self, other, out)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -474,30 +562,38 @@ def traced_11(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it, self, out), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, self, out)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -515,30 +611,38 @@ def traced_12(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it, self, output_size, align_corners, scales_h, scales_w, out), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, self, output_size, align_corners, scales_h, scales_w, out)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -556,30 +660,38 @@ def traced_13(fn_, site_, names_):
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (it, self, result), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(it, self, result)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -597,30 +709,38 @@ def traced_14(fn_, site_, names_):
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (result, self, dim), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(result, self, dim)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -638,30 +758,38 @@ def traced_15(fn_, site_, names_):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self,), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -676,30 +804,38 @@ def traced_16(fn_, site_, names_):
             return recorder.call_traced(rec_, site_, fn_, names_, (self, *args), {**kwargs})
         plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         args_ = {"args": recorder.describe_args(names_, (self, *args), {**kwargs})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, *args, **kwargs)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -717,30 +853,38 @@ def traced_17(fn_, site_, names_, _d2, _d3):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'unbiased': unbiased if type(unbiased) in plain_ else summary_(type(unbiased), describe_)(unbiased), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, dim, unbiased, keepdim), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, dim, unbiased, keepdim)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -758,30 +902,38 @@ def traced_18(fn_, site_, names_, _d1, _d2, _d3):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'correction': correction if type(correction) in plain_ else summary_(type(correction), describe_)(correction), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, dim, correction, keepdim), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, dim, correction, keepdim)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -799,30 +951,38 @@ def traced_19(fn_, site_, names_):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'filename': filename if type(filename) in plain_ else summary_(type(filename), describe_)(filename), 'flags': flags if type(flags) in plain_ else summary_(type(flags), describe_)(flags), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, filename, flags, size), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, filename, flags, size)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -840,30 +1000,38 @@ def traced_20(fn_, site_, names_):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, indices), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, indices)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -881,30 +1049,38 @@ def traced_21(fn_, site_, names_):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, other), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, other)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -922,30 +1098,38 @@ def traced_22(fn_, site_, names_):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, other, out), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, other, out)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -963,30 +1147,38 @@ def traced_23(fn_, site_, names_):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, out), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, out)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -1004,30 +1196,38 @@ def traced_24(fn_, site_, names_):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, s, dim, norm, out), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, s, dim, norm, out)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -1045,30 +1245,38 @@ def traced_25(fn_, site_, names_, _d1, _d2, _d3):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, s, dim, norm), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, s, dim, norm)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -1086,30 +1294,38 @@ def traced_26(fn_, site_, names_):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'sections': sections if type(sections) in plain_ else summary_(type(sections), describe_)(sections)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, sections), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, sections)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -1127,30 +1343,38 @@ def traced_27(fn_, site_, names_, _d2):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, size, memory_format), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, size, memory_format)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -1168,30 +1392,38 @@ def traced_28(fn_, site_, names_, _d1):
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'unbiased': unbiased if type(unbiased) in plain_ else summary_(type(unbiased), describe_)(unbiased)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (self, unbiased), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(self, unbiased)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
@@ -1209,30 +1441,38 @@ def traced_29(fn_, site_, names_):
             args_ = {"args": {'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors)}}
         except AttributeError:  # an object still being constructed: summarize names it
             args_ = {"args": recorder.describe_args(names_, (tensors,), {})}
-        index_ = rec_._site_ids.get(id(site_))  # Note [Sites by identity]
-        if index_ is None:
-            index_ = rec_._site(site_)
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
         events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.BEGIN, name_, layer_, when_, depth_, index_, "", args_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+        )
         rec_.depth = depth_ + 1
         try:
             result_ = fn_(tensors)
         except BaseException as error_:
             rec_.end(site_, recorder.error_args(error_))
             raise
-        rec_.depth = depth_ = rec_.depth - 1
-        try:
-            kind_ = type(result_)
-            outcome_ = {"result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)}
-        except AttributeError:
-            outcome_ = {"result": describe_(result_)}
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
         when_ = recorder.now() - rec_.t0
-        event_ = (recorder.END, name_, layer_, when_, depth_, index_, "", outcome_, 0)
-        events_.append(recorder.new_event(event_))
+        events_.append(
+            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-        if recorder.capture_values is not None and (layer_ == "kernel" or depth_ == 0):
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
             recorder.capture_values(rec_, len(events_) - 1)
         return result_
     return wrapper
