@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from tensortrace.aten.cpu_generator_impl import CPUGeneratorImpl
+from tensortrace.aten.native.cpu.distribution_casts import _max_value, _scalar_roundtrip_int64
 from tensortrace.aten.native.cpu.distribution_templates import (
     _BOOL,
     _INT64_MAX,
@@ -18,8 +19,6 @@ from tensortrace.aten.native.cpu.distribution_templates import (
     _UINT64_MASK,
     _digits,
     _floating_dtypes,
-    _max_value,
-    _scalar_roundtrip_int64,
     _type_name,
     random_from_to_fill,
     random_full_64_bits_range_fill,

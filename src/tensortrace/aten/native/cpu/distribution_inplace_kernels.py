@@ -18,8 +18,9 @@ import numpy as np
 
 from tensortrace.aten.native.cpu import distribution_templates
 from tensortrace.aten.native.cpu.binary_ops_kernel import AT_DISPATCH_CHECK
+from tensortrace.aten.native.cpu.distribution_casts import _cast_from_double
 from tensortrace.aten.native.cpu.distribution_kernels import get_generator_or_default
-from tensortrace.aten.native.cpu.distribution_templates import _cast_from_double, _libm
+from tensortrace.aten.native.cpu.distribution_templates import _libm
 from tensortrace.aten.native.cpu.fma import fma_float64
 from tensortrace.aten.native.cpu.loops import cpu_serial_kernel
 from tensortrace.aten.native.dispatch_stub import REGISTER_DISPATCH

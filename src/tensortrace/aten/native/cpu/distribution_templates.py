@@ -27,6 +27,7 @@ What the C++ source alone does not tell, but the shipped binary does (checked ag
   glibc in the last bit for ~0.3% / ~7% of inputs, so those go through `math.log` /
   `math.log1p` (the same libm torch calls); NumPy's float64 sin/cos already are libm's.
 
+The casts to each element type (static_cast<scalar_t>) are in distribution_casts.py.
 bfloat16 needs `ml_dtypes` (its `bfloat16` dtype holds the same 16 bits as c10::BFloat16);
 without it bfloat16 arrays cannot exist and only the other dtypes are served.
 """
@@ -40,15 +41,24 @@ import numpy as np
 
 from tensortrace.aten.cpu_generator_impl import CPUGeneratorImpl
 from tensortrace.aten.native.cpu.avx_mathfun import log256_ps, sincos256_ps
+from tensortrace.aten.native.cpu.distribution_casts import (
+    _BOOL,
+    _CAST_BOUNDS,
+    _F16,
+    _F32,
+    _F64,
+    _I64,
+    _INT64_MIN,
+    _MAX_VALUES,
+    BFLOAT16,
+    _cast_bound,
+    _cast_from_double,
+    _cast_from_int64,
+    _is_reduced_float,
+    _max_value,
+)
 from tensortrace.aten.native.cpu.fma import fma_float32, fma_float64
 from tensortrace.c10.exception import TORCH_CHECK, torchCheckFail
-
-try:  # bfloat16 has no NumPy dtype of its own; ml_dtypes provides c10::BFloat16's bits.
-    from ml_dtypes import bfloat16 as _ml_bfloat16
-
-    BFLOAT16: np.dtype | None = np.dtype(_ml_bfloat16)
-except ImportError:  # pragma: no cover - depends on the environment
-    BFLOAT16 = None
 
 __all__ = [
     "BFLOAT16",
@@ -59,12 +69,7 @@ __all__ = [
     "uniform_fill",
 ]
 
-_F16 = np.dtype(np.float16)
-_F32 = np.dtype(np.float32)
-_F64 = np.dtype(np.float64)
-_I64 = np.dtype(np.int64)
 _U64 = np.dtype(np.uint64)
-_BOOL = np.dtype(np.bool_)
 
 # AT_INTEGRAL_TYPES + Bool, and AT_BAREBONES_UNSIGNED_TYPES (only random_from_to takes those).
 _INTEGRAL_AND_BOOL = tuple(
@@ -72,7 +77,6 @@ _INTEGRAL_AND_BOOL = tuple(
 )
 _BAREBONES_UNSIGNED = tuple(np.dtype(t) for t in (np.uint16, np.uint32, np.uint64))
 
-_INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
 _UINT64_MASK = (1 << 64) - 1
 
@@ -103,10 +107,6 @@ def _type_name(dtype: np.dtype) -> str:
     return name if name is not None else str(dtype)  # str(dtype) is slow: only when needed
 
 
-def _is_reduced_float(dtype: np.dtype) -> bool:
-    return dtype == _F16 or (BFLOAT16 is not None and dtype == BFLOAT16)
-
-
 def _floating_dtypes() -> tuple[np.dtype, ...]:
     """AT_DISPATCH_FLOATING_TYPES_AND2(Half, BFloat16)."""
     return (_F32, _F64, _F16) + ((BFLOAT16,) if BFLOAT16 is not None else ())
@@ -135,39 +135,6 @@ def _check_out(out: np.ndarray, allowed: tuple[np.dtype, ...], kernel: str) -> n
     if out.dtype not in allowed:
         torchCheckFail('"', kernel, "\" not implemented for '", _type_name(out.dtype), "'")
     return out.dtype
-
-
-# ===================================== static_cast helpers ======================================
-
-
-def _cast_from_double(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """static_cast<scalar_t>(double). c10::Half/BFloat16 only convert from float, so via float32."""
-    if _is_reduced_float(dtype):
-        return values.astype(_F32).astype(dtype)
-    return values.astype(dtype)
-
-
-def _cast_from_int64(values: np.ndarray, dtype: np.dtype) -> np.ndarray:
-    """static_cast<scalar_t>(int64_t): wraps for narrower ints, rounds to nearest for floats."""
-    if dtype == _BOOL:
-        return values != 0
-    if _is_reduced_float(dtype):
-        with np.errstate(over="ignore"):  # out-of-range values become inf, as in C++
-            return values.astype(_F32).astype(dtype)  # int64 -> float -> Half/BFloat16
-    return values.astype(dtype)
-
-
-def _float_to_int64(value: float) -> int:
-    """static_cast<int64_t>(float/double) as x86 cvttsd2si: truncate; out of range -> INT64_MIN."""
-    if math.isnan(value) or not -(2.0**63) <= value < 2.0**63:
-        return _INT64_MIN
-    return int(value)
-
-
-def _scalar_roundtrip_int64(dtype: np.dtype, v: int) -> int:
-    """static_cast<int64_t>(static_cast<scalar_t>(v)) for a floating scalar_t."""
-    as_scalar = _cast_from_int64(np.array([v], dtype=_I64), dtype)
-    return _float_to_int64(float(as_scalar.astype(_F64)[0]))
 
 
 # ================================ TransformationHelper: bits -> real ==============================
@@ -276,37 +243,6 @@ def random_fill(gen: CPUGeneratorImpl, out: np.ndarray) -> np.ndarray:
             modulus = int(np.iinfo(dtype).max) + 1
             out[...] = (gen.random_uint32(n) % np.uint32(modulus)).astype(dtype)
     return out
-
-
-_MAX_VALUES: dict[np.dtype, float] = {}
-
-
-def _max_value(dtype: np.dtype) -> float:
-    """std::numeric_limits<scalar_t>::max() of a floating dtype, as a double (made once)."""
-    value = _MAX_VALUES.get(dtype)
-    if value is None:
-        if BFLOAT16 is not None and dtype == BFLOAT16:
-            value = float(np.array(0x7F7F, dtype=np.uint16).view(BFLOAT16).astype(np.float64))
-        else:
-            value = float(np.finfo(dtype).max)
-        _MAX_VALUES[dtype] = value
-    return value
-
-
-_CAST_BOUNDS: dict[tuple[float, np.dtype], object] = {}
-
-
-def _cast_bound(value: float, dtype: np.dtype) -> object:
-    """static_cast<scalar_t>(value) of a uniform_ bound, as a NumPy scalar, made once per pair."""
-    if value == 0:  # 0.0 and -0.0 are equal keys but cast to different bits: not cached
-        return _cast_from_double(np.array([value]), dtype)[0]
-    key = (value, dtype)
-    scalar = _CAST_BOUNDS.get(key)
-    if scalar is None:
-        if len(_CAST_BOUNDS) > 256:  # any float can be a bound: keep the table small
-            _CAST_BOUNDS.clear()
-        scalar = _CAST_BOUNDS[key] = _cast_from_double(np.array([value]), dtype)[0]
-    return scalar
 
 
 # ====================================== Uniform ==================================================
