@@ -26,6 +26,7 @@ from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIterator
 from tensortrace.aten.tensor_iterator_config import BinaryOpConfig, TensorIteratorConfig
+from tensortrace.c10.scalar_type import ScalarType
 from tensortrace.c10.storage_impl import StorageImpl
 from tensortrace.c10.tensor_impl import TensorImpl
 
@@ -301,15 +302,26 @@ def test_an_out_resize_warns_on_every_build() -> None:
         assert out.shape == (2, 3)
 
 
-def test_a_temporary_is_not_stored() -> None:
-    a, b, ints = at(torch.rand(2, 3)), at(torch.rand(2, 3)), at(torch.ones(2, 3, dtype=torch.int32))
+def test_an_output_computed_in_a_temporary_is_not_stored() -> None:
+    a, b = at(torch.rand(2, 3)), at(torch.rand(2, 3))
     out = at(torch.empty(2, 3, dtype=torch.float64))
-    for operands in [(out, a, b), (Tensor(), a, ints)]:
-        # computed in float32, then cast to the float64 out; the int32 input cast to float32
-        # (the copies that cast build iterators of their own, which are stored)
-        TensorIterator.binary_op(*operands)
-        key = geometry_cache.geometry_key(BinaryOpConfig(*operands))
-        assert key not in geometry_cache.CACHE
+    # computed in float32, then cast to the float64 out (the copy that casts builds an
+    # iterator of its own, which is stored)
+    TensorIterator.binary_op(out, a, b)
+    assert geometry_cache.geometry_key(BinaryOpConfig(out, a, b)) not in geometry_cache.CACHE
+
+
+def test_a_hit_promotes_its_inputs_as_a_miss_does() -> None:
+    a = at(torch.rand(2, 3))
+    for _ in range(2):  # a miss, then a hit
+        ints = at(torch.arange(6, dtype=torch.int32).reshape(2, 3))
+        it = TensorIterator.binary_op(Tensor(), a, ints)
+        promoted = it.operands_[2]
+        assert promoted.original_tensor.is_same(ints)  # the int32 input, kept to restore
+        assert promoted.tensor.scalar_type() == ScalarType.Float  # computed on a float copy
+        assert not promoted.tensor.is_same(ints)
+        assert promoted.tensor.numpy_view().tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert geometry_cache.geometry_key(BinaryOpConfig(Tensor(), a, ints)) in geometry_cache.CACHE
 
 
 def test_the_cache_keeps_no_tensor_alive() -> None:

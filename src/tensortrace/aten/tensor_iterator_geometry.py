@@ -20,11 +20,12 @@ So a build's result is kept under a key made of exactly those inputs:
 A build with the same key reaches the same values, so a hit sets them at once and skips the
 steps; the OperandInfos are made with their final fields. What is not geometry still runs on
 every build, in a miss's order: compute_mem_overlaps (it reads the operands' storages), then
-the calls to set_output_raw_strided, replayed with the arguments the miss made them with (they
-allocate or resize the outputs: their allocations, warnings and errors are a miss's). A build
-that exchanged an operand for a common-dtype temporary (a cast input, or an output computed in
-another dtype) is not stored: its temporaries are tensors of their own, made through the
-dispatcher. The cache is used only while no trace records, so a traced build runs, and
+compute_types' promotion of inputs to the common dtype (`op.tensor.to(common_dtype)`, a new
+tensor made through the dispatcher: `x * 2` promotes its wrapped 2), then the calls to
+set_output_raw_strided, replayed with the arguments the miss made them with (they allocate or
+resize the outputs: their allocations, warnings and errors are a miss's). A build that
+computed an output in another dtype (a temporary the output is later copied back into) is not
+stored. The cache is used only while no trace records, so a traced build runs, and
 records, every step as before. It keeps no tensor alive: a key holds sizes, strides, dtypes and
 devices only. tests/aten/test_tensor_iterator_geometry.py has a case for each input of the key.
 """
@@ -64,6 +65,7 @@ class Geometry:
         "all_ops_same_shape",
         "all_ops_are_scalars",
         "has_coalesced_dimensions",
+        "promoted_inputs",
         "stride_bytes",
         "operand_fields",
         "output_calls",
@@ -77,6 +79,11 @@ class Geometry:
         self.all_ops_same_shape = it.all_ops_same_shape_
         self.all_ops_are_scalars = it.all_ops_are_scalars_
         self.has_coalesced_dimensions = it.has_coalesced_dimensions_
+        # the inputs compute_types exchanged for a copy in the common dtype (store admits
+        # no exchanged output)
+        self.promoted_inputs = tuple(
+            i for i, op in enumerate(it.operands_) if op.original_tensor.impl_.target_ is not None
+        )
         stride_bytes: list[tuple[int, ...]] = []
         operand_fields: list[OperandFields] = []
         for op in it.operands_:
@@ -97,7 +104,7 @@ class Geometry:
 
     def apply(self, it: TensorIteratorBase, config: TensorIteratorConfig) -> None:
         """Build `it` from `config` with this result: the operands, the fields, the overlap
-        checks, then the output calls (a miss's order)."""
+        checks, the inputs' promotion, then the output calls (a miss's order)."""
         operands = it.operands_ = []
         const_indices = config.const_indices_
         new_operand = OperandInfo.__new__
@@ -128,6 +135,9 @@ class Geometry:
         it.has_coalesced_dimensions_ = self.has_coalesced_dimensions
         if config.check_mem_overlap_:
             it.compute_mem_overlaps(config)
+        for i in self.promoted_inputs:  # compute_types' exchange, as a miss makes it
+            op = operands[i]
+            op.exchange_tensor(op.tensor.to(self.common_dtype))
         for output_idx, sizes, strides, options in self.output_calls:
             it.set_output_raw_strided(output_idx, sizes, strides, options)
 
@@ -188,9 +198,9 @@ def geometry_key(config: TensorIteratorConfig) -> tuple[Any, ...]:
 
 
 def store(key: tuple[Any, ...], it: TensorIteratorBase, output_calls: list[OutputCall]) -> None:
-    """Keep a build's result, unless it made a common-dtype temporary (see the Note)."""
+    """Keep a build's result, unless it computed an output in a temporary (see the Note)."""
     for op in it.operands_:
-        if op.original_tensor.impl_.target_ is not None:  # exchange_tensor ran
+        if op.is_output and op.original_tensor.impl_.target_ is not None:  # exchanged
             return
     if len(CACHE) >= MAX_ENTRIES:
         CACHE.clear()
