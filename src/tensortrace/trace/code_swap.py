@@ -28,7 +28,7 @@ taking the notes, so a function restored while a trace starts is swapped by one 
 
 Note [Traced functions registered at import, prepared on first use]
 Import decorates ~5,000 functions, and a program that never records a trace needs none of their
-wrapper bodies. So `traced` only checks that a function can be swapped (can_swap, from its code's
+wrapper bodies. So `traced` only checks that a function can be swapped (adopt, from its code's
 flags), gives it `__wrapped__` and `__traced_site__`, and defers it; its parameter list (the key of
 its wrapper) is read and its SwappedFunction made when a trace first starts (prepare_pending, from
 trace_on), or when the generator asks which parameter lists exist. This took ~15 ms off import;
@@ -100,15 +100,9 @@ SITE_OF_IDLE_CODE: dict[CodeType, Any] = {}
 _active = False
 
 
-def can_swap(fn: Callable[..., Any]) -> bool:
-    """A plain function without free variables or positional-only parameters, none of whose
-    parameters is named like the wrapper body's own local."""
-    if type(fn) is not FunctionType:
-        return False
-    return _code_can_swap(fn.__code__)
-
-
 def _code_can_swap(code: CodeType) -> bool:
+    """The code of a function without free variables or positional-only parameters, none of
+    whose parameters is named like the wrapper body's own locals."""
     if code.co_freevars or code.co_posonlyargcount:
         return False
     flags = code.co_flags
@@ -134,30 +128,14 @@ def copy_function(fn: FunctionType) -> FunctionType:
 
 def adopt(fn: FunctionType, site: Any) -> bool:
     """Trace `fn` by code swap if it can be (Note [Traced functions registered at import,
-    prepared on first use]): give it `__wrapped__` and `__traced_site__` and defer it. Runs
-    for ~6,000 functions at import (a fifth of the bytecodes import runs), so the checks
-    (_code_can_swap's) and the copy (copy_function's) are written out here, in one frame."""
+    prepared on first use]): give it `__wrapped__` and `__traced_site__` and defer it."""
     attrs = fn.__dict__  # a function's own attributes (hasattr's misses raise and catch)
     if "__wrapped__" in attrs or "__signature__" in attrs:
         return False
     code = fn.__code__
-    if code.co_freevars or code.co_posonlyargcount:
+    if not _code_can_swap(code):
         return False
-    flags = code.co_flags
-    n_names = code.co_argcount + code.co_kwonlyargcount
-    n_names += bool(flags & CO_VARARGS) + bool(flags & CO_VARKEYWORDS)
-    if not _RESERVED.isdisjoint(code.co_varnames[:n_names]):
-        return False
-    # unwrapping finds fn's own code: copy_function(fn), for a function without a closure
-    copy = FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__)
-    copy.__kwdefaults__ = fn.__kwdefaults__
-    copy.__qualname__ = fn.__qualname__
-    if copy.__doc__ is not fn.__doc__:  # assigned after the def
-        copy.__doc__ = fn.__doc__
-    copy.__annotations__ = fn.__annotations__
-    if attrs:
-        copy.__dict__.update(attrs)
-    attrs["__wrapped__"] = copy
+    attrs["__wrapped__"] = copy_function(fn)  # unwrapping finds fn's own code
     attrs["__traced_site__"] = site
     SITE_OF_IDLE_CODE[code] = site
     # `ours`: fn belongs to the package, so its parameter list is one the generator writes a
@@ -176,7 +154,7 @@ def prepare_pending() -> None:
         # fn.__wrapped__, the copy made at decoration: the same code and defaults, and none of
         # the attributes that send parameter_list the slow way
         found = parameter_list(fn.__wrapped__)  # type: ignore[attr-defined]
-        assert found is not None, "can_swap admits no positional-only parameters"
+        assert found is not None, "adopt admits no positional-only parameters"
         key, _, names = found
         if ours:
             PARAMETER_LISTS_SEEN.add(key)
