@@ -154,14 +154,14 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
     def build(self, config: TensorIteratorConfig) -> None:
         self.is_reduction_ = config.is_reduction_
         self.enforce_linear_iteration_ = config.enforce_linear_iteration_
-        key = None
+        output_calls: list[geometry_cache.OutputCall] | None = None  # of a build to store
         if recorder.current is None:  # Note [TensorIterator's geometry cache]
             key = geometry_cache.geometry_key(config)
             geometry = geometry_cache.CACHE.get(key)
             if geometry is not None:
                 geometry.apply(self, config)
                 return
-            self.output_calls_ = []
+            self.output_calls_ = output_calls = []
         self.populate_operands(config)
         self.mark_outputs()
         self.compute_mem_overlaps(config)
@@ -173,8 +173,8 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
             self.reorder_dimensions()
             self.allocate_or_resize_outputs()
             self.coalesce_dimensions()
-        if key is not None and self.output_calls_ is not None:
-            geometry_cache.store(key, self, self.output_calls_)
+        if output_calls is not None:
+            geometry_cache.store(key, self, output_calls)
             del self.output_calls_  # the class default again
 
     @_step("compute_shape", legacy="TensorIterator::compute_shape")

@@ -139,12 +139,16 @@ def _check_out(out: np.ndarray, allowed: tuple[np.dtype, ...], kernel: str) -> n
 
 # ================================ TransformationHelper: bits -> real ==============================
 
+# uniform_real<float>'s 24 random bits and their scale to [0, 1)
+_LOW_24_BITS = np.uint32((1 << 24) - 1)
+_TWO_TO_MINUS_24 = np.float32(2.0**-24)
+
 
 def _uniform_real_float(words: np.ndarray, from_: np.float32, to: np.float32) -> np.ndarray:
     """transformation::uniform_real<float>: 24 random bits -> [0, 1) -> fma(x, to - from, from)."""
-    words &= np.uint32((1 << 24) - 1)
+    words &= _LOW_24_BITS
     x = words.astype(np.float32)
-    x *= np.float32(2.0**-24)
+    x *= _TWO_TO_MINUS_24
     if from_ == 0 and to == 1:  # fma(x, 1, 0) == x: skip the exact-FMA work for torch.rand
         return x
     return fma_float32(x, np.float32(to - from_), from_)
@@ -253,8 +257,6 @@ def random_fill(gen: CPUGeneratorImpl, out: np.ndarray) -> np.ndarray:
 # cast to the output does not round and never reaches `to`: the clamp finds nothing. The common
 # case therefore writes the products straight into `out` (the multiply casts the 24-bit words to
 # float32, exactly), with the same bits as the general path below.
-_LOW_24_BITS = np.uint32((1 << 24) - 1)
-_TWO_TO_MINUS_24 = np.float32(2.0**-24)
 
 
 def uniform_fill(
