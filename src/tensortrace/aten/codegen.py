@@ -39,7 +39,7 @@ from tensortrace.aten.native.registry import NATIVE_FUNCTIONS
 from tensortrace.aten.native.resize import resize_output, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.device import DeviceType, kMeta
+from tensortrace.c10.device import DeviceType, kCUDA, kMeta
 from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar_type import TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
@@ -273,9 +273,10 @@ def create_out(sizes: Sequence[int], strides: Sequence[int], options: TensorOpti
     """The functional variant's output: at::detail::empty_strided_cpu (no dispatcher call);
     RegisterCUDA.cpp's create_out calls at::detail::empty_strided_cuda."""
     # kMeta: Note [Enum members read once]
-    if options.device is not None and options.device.type_ is kMeta:
+    device = options.device
+    if device is not None and device.type_ is kMeta:
         return create_out_meta(sizes, strides, options)
-    if options.device is not None and options.device.is_cuda():
+    if device is not None and device.type_ is kCUDA:  # device.is_cuda(), read once
         if strides:
             return empty_strided_cuda(list(sizes), list(strides), options.dtype, options.device)
         return empty_cuda(list(sizes), options.dtype, options.device)
@@ -305,7 +306,11 @@ class StructuredKernel(TensorIteratorBase):
     kind = "functional"
 
     def __init__(self, outputs: list[Tensor]) -> None:
-        super().__init__()
+        # TensorIteratorBase.__init__'s three fields, written out: every structured kernel call
+        # makes one (one call fewer)
+        self.operands_ = []
+        self.shape_ = []
+        self.perm_ = []
         self.outputs_ = outputs
 
     def maybe_get_output(self, i: int = 0) -> Tensor:

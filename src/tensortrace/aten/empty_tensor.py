@@ -20,7 +20,7 @@ from tensortrace.c10.allocator import (
 )
 from tensortrace.c10.cpu_allocator import GetCPUAllocator
 from tensortrace.c10.default_dtype import get_default_dtype
-from tensortrace.c10.device import Device, DeviceType
+from tensortrace.c10.device import Device, DeviceType, kCPU
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
 from tensortrace.c10.exception import torchCheckFail
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, make_intrusive
@@ -147,7 +147,8 @@ def make_tensor(storage: Storage, key_set: DispatchKeySet, dtype: TypeMeta) -> T
 def empty_generic(
     size: Sequence[int], allocator: Allocator, ks: DispatchKeySet, scalar_type: ScalarType
 ) -> Tensor:
-    check_size_nonnegative(size)
+    if size and min(size) < 0:  # check_size_nonnegative's test, made before the call
+        check_size_nonnegative(size)
     dtype = TypeMeta.fromScalarType(scalar_type)
     if dtype.numpy is None:  # _check_storable's test, made before the call
         _check_storable(dtype)
@@ -195,7 +196,9 @@ def empty_cpu(
     device: Device | None = None,
     pin_memory: bool | None = None,
 ) -> Tensor:
-    if device is not None or pin_memory:  # _cpu_check has nothing to refuse otherwise
+    # _cpu_check's tests, made before the call (Note [TORCH_CHECK tests first]): it has nothing
+    # to refuse for no device or a CPU one (an output's options name the CPU device)
+    if (device is not None and device.type_ is not kCPU) or pin_memory:
         _cpu_check(device, pin_memory)
     allocator = GetCPUAllocator()
     return empty_generic(

@@ -13,6 +13,7 @@ along the dims it reduces (Note [A reduction's output has stride 0 along the red
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import prod
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,10 +46,11 @@ def _serial(numel: int) -> bool:
 
 def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
     """TensorIteratorBase::parallel_reduce: one input, one output."""
-    numel = it.numel()
+    numel = prod(it.shape_)  # it.numel(), written out
     if numel == 0:
         return
-    if _serial(numel):
+    # _serial(numel), written out: every reduction asks (a small one answers at the first test)
+    if numel < GRAIN_SIZE or get_num_threads() == 1 or in_parallel_region():
         loop(*it.operand_arrays())  # serial_for_each(loop, {0, numel})
     elif it.output(0).numel() == 1:  # use_two_pass_reduction
         two_pass_reduction(it, loop)

@@ -94,7 +94,7 @@ def alloc_cpu(nbytes: int) -> np.ndarray | None:
             f"memory: you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate "
             f"memory)"
         ) from None
-    raw_address = address_of(raw)
+    raw_address = _addressof(_char_from_buffer(raw))  # type: ignore[arg-type]  # address_of(raw)
     start = -raw_address % gAlignment
     data = raw[start : start + nbytes]
     _block_addresses[id(data)] = raw_address + start  # Note [The address of each live block]

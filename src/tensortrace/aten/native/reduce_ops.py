@@ -10,6 +10,7 @@ is in native/cpu/reduce_ops_kernel.py. var and std are in reduce_ops_std_var.py.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -27,7 +28,7 @@ from tensortrace.aten.native.reduce_ops_utils import (
     zero_numel_check_dims,
 )
 from tensortrace.aten.native.registry import impl_function, meta_function, native_function
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, null_deref
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.device import DeviceType
@@ -61,7 +62,7 @@ def _ops(full_name: str) -> Any:
 
 def infer_dtype_from_optional(self: Tensor, dtype: ScalarType | None, result: Tensor) -> ScalarType:
     """An explicit dtype wins; else an out= tensor's dtype; else self's (ints -> int64)."""
-    if result.defined():
+    if result.impl_.target_ is not None:  # result.defined(): Note [Direct reads on hot paths]
         return dtype if dtype is not None else result.scalar_type()
     return get_dtype_from_self(self, dtype, True)
 
@@ -84,11 +85,14 @@ def sum_out(
     dtype: ScalarType | None,
     result: Tensor,
 ) -> None:
-    iter_ = make_reduction_from_out_ty(self, result, dim, keepdim, result.scalar_type())
-    if iter_.numel() == 0:
+    # result.scalar_type(), iter_.numel() and iter_.device_type() read directly: every sum runs
+    # this (Note [Direct reads on hot paths])
+    out_dtype = (result.impl_.target_ or null_deref()).data_type_.scalar_type
+    iter_ = make_reduction_from_out_ty(self, result, dim, keepdim, out_dtype)
+    if math.prod(iter_.shape_) == 0:
         result.zero_()
     else:
-        sum_stub(iter_.device_type(), iter_)
+        sum_stub(iter_.common_device_.type_, iter_)
 
 
 @native_function(SOURCE, name="sum")
@@ -98,7 +102,7 @@ def sum_(self: Tensor, dtype: ScalarType | None = None) -> Tensor:
     torch.profiler shows one aten::sum here: its event list drops a child that has its
     parent's name and is its only child (EventList._remove_dup_nodes). The trace keeps both.
     """
-    return _ops("sum.dim_IntList").call(self, [], False, dtype)
+    return at._ops["sum.dim_IntList"].call(self, [], False, dtype)  # _ops(...), read directly
 
 
 # ---- mean ----------------------------------------------------------------------------------------

@@ -16,17 +16,32 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.native.resize import resize_output
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_body import Tensor, null_deref
 from tensortrace.aten.tensor_iterator import TensorIterator, TensorIteratorBase
 from tensortrace.aten.tensor_iterator_operands import options_for
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX, torchCheckFail
 from tensortrace.c10.scalar_type import ScalarType, isIntegralType
 from tensortrace.c10.tensor_options import TensorOptions
+from tensortrace.trace import recorder
 
 DIM_BITSET_SIZE = 64
 DimMask = list[bool]
+
+# the dtypes get_dtype_from_self promotes to int64: isIntegralType(t, includeBool=True)
+_INTEGRAL_OR_BOOL = frozenset(t for t in ScalarType if isIntegralType(t, True))
+_LONG = ScalarType.Long  # Note [Enum members read once]
+
+
+# Note [Tensor methods called as at::_ops while idle]
+# A Tensor method (TensorBody.h's `result.as_strided(size, stride)`) is an inline call of
+# at::_ops::as_strided::call with the schema's defaults filled in. Here the method is a traced
+# frame (at::Tensor::as_strided) that also resolves the overload (select_overload) per call. While
+# no trace records, the hot internal paths call the operator handle directly with the full
+# argument list, which is what the method would call: the same key set, kernel and result, two
+# Python calls fewer. While a trace records they call the method, so its frame is recorded.
 
 
 def dim_list_to_bitset(dims: Sequence[int] | None, ndims: int) -> DimMask:
@@ -85,14 +100,15 @@ def resize_reduction(
     allow_empty_dims: bool = False,
 ) -> None:
     """The meta half of a structured reduction: declare the output's shape and dtype."""
-    ndim = self.dim()
+    impl = self.impl_.target_ or null_deref()  # Note [Direct reads on hot paths]
+    ndim = len(impl.sizes_)  # self.dim()
     if dims is None or (len(dims) == 0 and not allow_empty_dims):
         # every dim reduced (make_dim_mask's all-true mask): the shape is known at once
         shape = [1] * ndim if keepdim else []
     else:
         dims_ = maybe_wrap_dims(make_dim_vector(dims, ndim), ndim)
         shape = get_reduction_shape(self, dims_, keepdim, allow_empty_dims)
-    meta.set_output_raw_strided(0, shape, (), options_for(out_dtype, self.device()))
+    meta.set_output_raw_strided(0, shape, (), options_for(out_dtype, impl.device_opt_))
 
 
 def resize_reduction_with_indices(
@@ -139,9 +155,9 @@ def get_dtype_from_self(
     """An explicit dtype wins; otherwise integer (and bool) inputs reduce in int64."""
     if dtype is not None:
         return dtype
-    src = self.scalar_type()
-    if promote_integers and isIntegralType(src, True):
-        return ScalarType.Long
+    src = (self.impl_.target_ or null_deref()).data_type_.scalar_type  # self.scalar_type()
+    if promote_integers and src in _INTEGRAL_OR_BOOL:  # isIntegralType(src, True), looked up
+        return _LONG
     return src
 
 
@@ -162,15 +178,19 @@ def review_reduce_result(result: Tensor, ndim: int, mask: DimMask, keepdim: bool
     """
     if keepdim:
         return result
-    sizes = result.sizes()
+    impl = result.impl_.target_ or null_deref()  # Note [Direct reads on hot paths]
+    sizes = impl.sizes_
     if not sizes and False not in mask:  # every dim reduced into a 0-dim result
-        return result.as_strided([1] * ndim, [0] * ndim)
-    shape = list(sizes)
-    stride = list(result.strides())
-    for dim in range(ndim):
-        if mask[dim]:
-            shape.insert(dim, 1)
-            stride.insert(dim, 0)
+        shape, stride = [1] * ndim, [0] * ndim
+    else:
+        shape = list(sizes)
+        stride = list(impl.strides_)
+        for dim in range(ndim):
+            if mask[dim]:
+                shape.insert(dim, 1)
+                stride.insert(dim, 0)
+    if recorder.current is None:  # Note [Tensor methods called as at::_ops while idle]
+        return at._ops["as_strided"].call(result, shape, stride, None)
     return result.as_strided(shape, stride)
 
 
@@ -178,10 +198,11 @@ def make_reduction(
     self: Tensor, result: Tensor, dims: Sequence[int] | None, keepdim: bool, in_dtype: ScalarType
 ) -> TensorIterator:
     """at::meta::make_reduction: the iterator of a structured reduction (result already sized)."""
-    ndim = self.dim()
+    impl = self.impl_.target_ or null_deref()  # Note [Direct reads on hot paths]
+    ndim = len(impl.sizes_)  # self.dim()
     mask = make_dim_mask(dims, ndim)
     viewed_result = review_reduce_result(result, ndim, mask, keepdim)
-    if self.scalar_type() == in_dtype:
+    if impl.data_type_.scalar_type == in_dtype:  # self.scalar_type()
         return TensorIterator.reduce_op(viewed_result, self)
     return TensorIterator.reduce_op(viewed_result, self.to(in_dtype))
 

@@ -11,14 +11,16 @@ at 0 along them, is the accumulator. No element is touched by Python.
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import prod
 from typing import Any
 
 import numpy as np
 
+from tensortrace.aten import functions as at
 from tensortrace.aten.fp_errors import IGNORE_ALL, NUMPY_ERROR_STATE
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.tensor_iterator_reduce import foreach_reduced_elt, parallel_reduce
-from tensortrace.trace import traced
+from tensortrace.trace import recorder, traced
 
 SOURCE = "aten/src/ATen/native/cpu/Reduce.h"
 
@@ -62,8 +64,12 @@ def _block_loop(reduce: ReduceLoop) -> Callable[[np.ndarray, np.ndarray], None]:
 @traced("kernel", "at::native::binary_kernel_reduce_vec", SOURCE, legacy="binary_kernel_reduce_vec")
 def binary_kernel_reduce_vec(it: TensorIteratorBase, reduce: ReduceLoop, ident: Any) -> None:
     """Fill the output with the identity, then fold every input element into it."""
-    it.output_base().fill_(ident)
-    if it.numel() == 0:
+    out = it.operands_[0].tensor  # it.output_base(): Note [Direct reads on hot paths]
+    if recorder.current is None:  # Note [Tensor methods called as at::_ops while idle]
+        at._ops["fill_.Scalar"].call(out, ident)  # ident: a Python number, so fill_.Scalar
+    else:
+        out.fill_(ident)
+    if prod(it.shape_) == 0:  # it.numel()
         return
     # with np.errstate(all="ignore"): C++ reductions do not trap on overflow or 0/0 either
     token = NUMPY_ERROR_STATE.set(IGNORE_ALL)  # Note [The error state set directly]
