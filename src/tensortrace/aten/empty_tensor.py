@@ -30,6 +30,7 @@ from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.trace import traced
 
 SOURCE = "aten/src/ATen/EmptyTensor.cpp"
+_new_object = object.__new__
 CPU_KS = DispatchKeySet(DispatchKey.CPU)
 
 
@@ -155,8 +156,9 @@ def empty_generic(
     size_bytes = computeStorageNbytesContiguous(size, dtype.itemsize)
     # make_intrusive(StorageImpl, ...) and make_tensor(...), written out: every new tensor
     # comes here (two calls fewer), and the TensorImpl is at hand to set its sizes
-    storage_impl = intrusive_ptr.make(StorageImpl(size_bytes, allocator, True))
-    impl = TensorImpl(Storage(storage_impl), ks, dtype)
+    storage = _new_object(Storage)  # Storage(...): Note [Pointers made in C]
+    storage.storage_impl_ = intrusive_ptr.make(StorageImpl(size_bytes, allocator, True))
+    impl = TensorImpl(storage, ks, dtype)
     tensor = Tensor(intrusive_ptr.make(impl))
     # Default TensorImpl has size [0]
     if len(size) != 1 or size[0] != 0:

@@ -38,6 +38,7 @@ kJunkPattern = np.uint32(0x7FEDBEEF)
 # goes through the ctypes metaclass each time and cost more than the call itself (timeit: 0.72 us
 # per address_of with the lookups, 0.31 us without)
 _addressof = ctypes.addressof
+_new_object = object.__new__
 _char_from_buffer = ctypes.c_char.from_buffer
 
 # the element type of every block, made once: np.empty given a dtype object positionally parses
@@ -123,7 +124,20 @@ class ProfiledCPUMemoryReporter:
             return
         self.size_table[ptr] = nbytes
         self.allocated += nbytes
-        self.stats.on_alloc(nbytes)
+        # self.stats.on_alloc(nbytes), written out: every CPU allocation runs it (the allocation
+        # Stat is also segment and active, allocated_bytes also reserved, active and requested:
+        # Note [One CPU block moves every stat alike] in memory_stats.py)
+        stats = self.stats
+        blocks = stats.allocation
+        current = blocks.current = blocks.current + 1
+        if current > blocks.peak:
+            blocks.peak = current
+        blocks.allocated += 1
+        sizes = stats.allocated_bytes
+        current = sizes.current = sizes.current + nbytes
+        if current > sizes.peak:
+            sizes.peak = current
+        sizes.allocated += nbytes
         if recorder.current is not None:
             recorder.current.instant(
                 ALLOC,
@@ -143,7 +157,14 @@ class ProfiledCPUMemoryReporter:
         if nbytes == 0:
             return
         self.allocated -= nbytes
-        self.stats.on_free(nbytes)
+        # self.stats.on_free(nbytes), written out: every CPU free runs it (see New)
+        stats = self.stats
+        blocks = stats.allocation
+        blocks.current -= 1
+        blocks.freed += 1
+        sizes = stats.allocated_bytes
+        sizes.current -= nbytes
+        sizes.freed += nbytes
         if recorder.current is not None:
             recorder.current.instant(
                 FREE,
@@ -184,7 +205,15 @@ class DefaultCPUAllocator(Allocator):
             return DataPtr(0, None, ReportAndDelete, CPU)
         ptr = _block_addresses[id(data)]  # address_of(data): Note [The address of each live block]
         _reporter.New(ptr, nbytes)
-        return DataPtr(ptr, data, ReportAndDelete, CPU)
+        # DataPtr(ptr, data, ReportAndDelete, CPU): Note [Pointers made in C]
+        data_ptr = _new_object(DataPtr)
+        data_ptr.data, data_ptr.ctx, data_ptr.deleter, data_ptr.device = (
+            ptr,
+            data,
+            ReportAndDelete,
+            CPU,
+        )
+        return data_ptr
 
     def raw_deleter(self) -> DeleterFnPtr | None:
         return ReportAndDelete

@@ -21,6 +21,8 @@ from tensortrace.c10.device import Device, kMeta
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, intrusive_ptr_target, object_ids
 from tensortrace.trace import recorder, schema, traced
 
+_new_object = object.__new__
+
 
 class StorageImpl(intrusive_ptr_target):
     __slots__ = ("data_ptr_", "size_bytes_", "allocator_", "resizable_")
@@ -138,7 +140,9 @@ class Storage:
 
     def copy(self) -> Storage:
         """Storage's copy constructor: one more owner of the same StorageImpl."""
-        return Storage(self.storage_impl_.copy())
+        storage = _new_object(Storage)  # Storage(...): Note [Pointers made in C]
+        storage.storage_impl_ = self.storage_impl_.copy()
+        return storage
 
     def unsafeGetStorageImpl(self) -> StorageImpl:
         return self.storage_impl_.get()

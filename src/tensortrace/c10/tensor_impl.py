@@ -245,7 +245,11 @@ class TensorImpl(intrusive_ptr_target):
         # others need compute_contiguous's walk (size-1 dims may have any stride)
         row_major, numel = _CONTIGUOUS_LAYOUTS.get(sizes) or contiguous_layout(sizes)
         self.numel_ = numel
-        self.is_contiguous_ = strides == row_major or compute_contiguous(sizes, strides, numel)
+        # at most one element (every size 1, or a 0): contiguous whatever the strides, as
+        # compute_contiguous finds (a full reduction's stride-0 view asks this every time)
+        self.is_contiguous_ = (
+            numel <= 1 or strides == row_major or compute_contiguous(sizes, strides, numel)
+        )
         if recorder.current is not None:  # _record_meta's own test, made before the call
             self._record_meta()
 
@@ -285,7 +289,15 @@ class TensorImpl(intrusive_ptr_target):
     def release_resources(self) -> None:
         """Refcount hit zero: drop autograd metadata and this TensorImpl's storage reference."""
         self.autograd_meta_ = None
-        self.storage_.storage_impl_.reset_()  # self.storage_.reset(), written out: every free
+        # self.storage_.reset(), written out: every free; and its reset_(), written out where
+        # there is nothing to record or release (a view's death: the storage has other owners)
+        storage_ptr = self.storage_.storage_impl_
+        storage_impl = storage_ptr.target_
+        if storage_impl is not None and storage_impl.refcount_ > 1 and recorder.current is None:
+            storage_ptr.target_ = None
+            storage_impl.refcount_ -= 1
+        else:
+            storage_ptr.reset_()
 
     # ---- NumPy view of the data (what a kernel reads and writes) -------------------------------
     def numpy_view(self) -> np.ndarray:
