@@ -347,10 +347,9 @@ class StructuredKernel(TensorIteratorBase):
         if output_idx < len(self.operands_):  # a TensorIterator meta (not cat's) has operands
             self._adopt_output(output_idx, out)
 
-    def create_out(
-        self, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
-    ) -> Tensor:
-        return create_out(sizes, strides, options)
+    # the functional output's allocation: the module's create_out itself, called with no method
+    # frame in between (every functional structured call makes one)
+    create_out = staticmethod(create_out)
 
 
 class MetaStructuredKernel(StructuredKernel):
@@ -358,10 +357,7 @@ class MetaStructuredKernel(StructuredKernel):
     set_output, with its functional outputs made on the meta device; no impl runs
     (Note [Meta kernels for free] in the generated register_meta.py)."""
 
-    def create_out(
-        self, sizes: Sequence[int], strides: Sequence[int], options: TensorOptions
-    ) -> Tensor:
-        return create_out_meta(sizes, strides, options)
+    create_out = staticmethod(create_out_meta)
 
 
 def inplace_meta(name: str) -> Callable[..., Any]:

@@ -51,7 +51,10 @@ def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
         return
     # _serial(numel), written out: every reduction asks (a small one answers at the first test)
     if numel < GRAIN_SIZE or get_num_threads() == 1 or in_parallel_region():
-        loop(*it.operand_arrays())  # serial_for_each(loop, {0, numel})
+        # serial_for_each(loop, {0, numel}): it.operand_arrays() written out for its two operands
+        out, inp = it.operands_
+        shape = tuple(reversed(it.shape_))  # loop order
+        loop(it._operand_array(out, shape, 0), it._operand_array(inp, shape, 0))
     elif it.output(0).numel() == 1:  # use_two_pass_reduction
         two_pass_reduction(it, loop)
     else:

@@ -141,7 +141,15 @@ class Storage:
     def copy(self) -> Storage:
         """Storage's copy constructor: one more owner of the same StorageImpl."""
         storage = _new_object(Storage)  # Storage(...): Note [Pointers made in C]
-        storage.storage_impl_ = self.storage_impl_.copy()
+        ptr = self.storage_impl_
+        target = ptr.target_
+        if target is None or recorder.current is not None:
+            storage.storage_impl_ = ptr.copy()
+            return storage
+        # ptr.copy() with no trace to tell, written out: every view shares its storage this way
+        target.refcount_ += 1
+        storage.storage_impl_ = new_ptr = _new_object(intrusive_ptr)
+        new_ptr.target_ = target
         return storage
 
     def unsafeGetStorageImpl(self) -> StorageImpl:

@@ -43,6 +43,7 @@ _ints_only = frozenset({int}).issuperset  # of an iterable of types
 
 _DEFAULT_VALUES: dict[str, Any] = {}
 _UNPARSED = object()
+_new_object = object.__new__
 
 
 @dataclass
@@ -448,7 +449,9 @@ class PythonArgParser:
             sig, varargs, tail = plan
             head = [tuple(args)] if varargs else [*args]
             head.extend(map(kwargs.get, tail))  # type: ignore[arg-type]  # None: no keyword
-            return PythonArgs(sig, head)
+            parsed = _new_object(PythonArgs)  # PythonArgs(sig, head): Note [Pointers made in C]
+            parsed.signature, parsed.idx, parsed.args = sig, sig.index, head
+            return parsed
         if self.pending is not None:
             self._parse_pending()
         if len(self.signatures) == 1:
