@@ -24,7 +24,7 @@ from tensortrace.c10.device import Device, DeviceType, kCPU
 from tensortrace.c10.dispatch_key import DispatchKey, DispatchKeySet
 from tensortrace.c10.exception import torchCheckFail
 from tensortrace.c10.intrusive_ptr import intrusive_ptr, make_intrusive
-from tensortrace.c10.scalar_type import ScalarType, TypeMeta
+from tensortrace.c10.scalar_type import _TYPE_METAS, ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage, StorageImpl
 from tensortrace.c10.tensor_impl import TensorImpl
 from tensortrace.trace import traced
@@ -150,7 +150,7 @@ def empty_generic(
 ) -> Tensor:
     if size and min(size) < 0:  # check_size_nonnegative's test, made before the call
         check_size_nonnegative(size)
-    dtype = TypeMeta.fromScalarType(scalar_type)
+    dtype = _TYPE_METAS[scalar_type]  # TypeMeta.fromScalarType(scalar_type), read directly
     if dtype.numpy is None:  # _check_storable's test, made before the call
         _check_storable(dtype)
     size_bytes = computeStorageNbytesContiguous(size, dtype.itemsize)

@@ -33,6 +33,7 @@ devices only. tests/aten/test_tensor_iterator_geometry.py has a case for each in
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from tensortrace.aten.tensor_iterator_config import TensorIteratorConfig
@@ -145,24 +146,27 @@ class Geometry:
 # every stored build by its key; TensorIteratorBase.build reads it directly (one call fewer)
 CACHE: dict[tuple[Any, ...], Geometry] = {}
 
+# the config's flags, read into one tuple by a single C call (an attrgetter of several names)
+_config_flags = attrgetter(
+    "num_outputs_",
+    "static_shape_",
+    "static_dtype_",
+    "allow_cpu_scalars_",
+    "is_reduction_",
+    "resize_outputs_",
+    "check_all_same_dtype_",
+    "check_all_same_device_",
+    "enforce_safe_casting_to_output_",
+    "enforce_linear_iteration_",
+    "promote_inputs_to_common_dtype_",
+    "promote_integer_inputs_to_float_",
+    "cast_common_dtype_to_outputs_",
+)
+
 
 def geometry_key(config: TensorIteratorConfig) -> tuple[Any, ...]:
     """The key of a build of `config` (Note [TensorIterator's geometry cache])."""
-    key: list[Any] = [
-        config.num_outputs_,
-        config.static_shape_,
-        config.static_dtype_,
-        config.allow_cpu_scalars_,
-        config.is_reduction_,
-        config.resize_outputs_,
-        config.check_all_same_dtype_,
-        config.check_all_same_device_,
-        config.enforce_safe_casting_to_output_,
-        config.enforce_linear_iteration_,
-        config.promote_inputs_to_common_dtype_,
-        config.promote_integer_inputs_to_float_,
-        config.cast_common_dtype_to_outputs_,
-    ]
+    key: list[Any] = [_config_flags(config)]
     reads_default_dtype = config.promote_integer_inputs_to_float_
     impls = []
     for tensor in config.tensors_:  # loops, not comprehensions: no frames of their own

@@ -16,10 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from tensortrace.aten import functions as at
 from tensortrace.aten.fp_errors import IGNORE_ALL, NUMPY_ERROR_STATE
+from tensortrace.aten.tensor_body import null_deref
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
 from tensortrace.aten.tensor_iterator_reduce import foreach_reduced_elt, parallel_reduce
+from tensortrace.c10.device import kCPU
 from tensortrace.trace import recorder, traced
 
 SOURCE = "aten/src/ATen/native/cpu/Reduce.h"
@@ -47,6 +48,17 @@ def accumulator(out: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     return out[tuple(index)]
 
 
+# Note [The identity fill while no trace records]
+# binary_kernel_reduce_vec starts, as Reduce.h's does, with `iter.output_base().fill_(ident)`: an
+# aten::fill_ call through the dispatcher, which a trace records (and torch.profiler shows under
+# aten::sum). A kernel runs below autograd (the VariableType kernel that reached it excluded the
+# autograd and ADInplaceOrView keys, or its tensors have none), so that call reaches the CPU
+# fill_ kernel, whose whole effect on a CPU output is to write the identity (0, 1 or a bool,
+# exact in every dtype) into each of its elements: ten Python calls (dispatch, fill_out,
+# scalar_fill, checked_convert, the view), or a TensorIterator build for an output of several
+# elements. While no trace records, a CPU reduction writes it through one NumPy view of the
+# output instead: the same bytes in the same memory, nothing allocated. Traced (or on another
+# device) the fill_ call runs as before.
 def _block_loop(reduce: ReduceLoop) -> Callable[[np.ndarray, np.ndarray], None]:
     """The loop the iterator runs per block (a thread's chunk, or all of it)."""
 
@@ -65,8 +77,9 @@ def _block_loop(reduce: ReduceLoop) -> Callable[[np.ndarray, np.ndarray], None]:
 def binary_kernel_reduce_vec(it: TensorIteratorBase, reduce: ReduceLoop, ident: Any) -> None:
     """Fill the output with the identity, then fold every input element into it."""
     out = it.operands_[0].tensor  # it.output_base(): Note [Direct reads on hot paths]
-    if recorder.current is None:  # Note [Tensor methods called as at::_ops while idle]
-        at._ops["fill_.Scalar"].call(out, ident)  # ident: a Python number, so fill_.Scalar
+    if recorder.current is None and it.common_device_.type_ is kCPU:
+        # Note [The identity fill while no trace records]
+        (out.impl_.target_ or null_deref()).numpy_view()[...] = ident
     else:
         out.fill_(ident)
     if prod(it.shape_) == 0:  # it.numel()
