@@ -266,7 +266,14 @@ def THPVariable_Wrap(var: AtTensor) -> TensorBase:
         if existing is not None:
             return existing  # PyObject preservation: one TensorImpl, one Python object
     assert THPVariableClass is not None, "tensortrace._tensor has not registered torch.Tensor"
-    return THPVariable_NewWithVar(THPVariableClass.__new__(THPVariableClass), var)
+    obj = THPVariableClass.__new__(THPVariableClass)
+    if recorder.current is not None:
+        return THPVariable_NewWithVar(obj, var)
+    # THPVariable_NewWithVar(obj, var) with no trace to tell, written out: every op's result
+    obj.cdata = var
+    obj._handle = next(_handle_ids)
+    impl.pyobj_ = weakref.ref(obj)
+    return obj
 
 
 def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:

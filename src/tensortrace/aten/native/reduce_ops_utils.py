@@ -18,10 +18,12 @@ from collections.abc import Sequence
 
 from tensortrace.aten import functions as at
 from tensortrace.aten.native.resize import resize_output
+from tensortrace.aten.native.tensor_shape import as_strided_tensorimpl
 from tensortrace.aten.tensor_body import Tensor, null_deref
 from tensortrace.aten.tensor_iterator import TensorIterator, TensorIteratorBase
 from tensortrace.aten.tensor_iterator_operands import options_for
 from tensortrace.aten.wrap_dim_utils import maybe_wrap_dim
+from tensortrace.c10.device import kCPU
 from tensortrace.c10.exception import TORCH_CHECK, TORCH_CHECK_INDEX, torchCheckFail
 from tensortrace.c10.scalar_type import ScalarType, isIntegralType
 from tensortrace.c10.tensor_options import TensorOptions
@@ -42,6 +44,14 @@ _LONG = ScalarType.Long  # Note [Enum members read once]
 # no trace records, the hot internal paths call the operator handle directly with the full
 # argument list, which is what the method would call: the same key set, kernel and result, two
 # Python calls fewer. While a trace records they call the method, so its frame is recorded.
+
+# Note [The reduced view while no trace records]
+# make_reduction runs inside a reduction's kernel, below autograd (the VariableType kernel that
+# reached it excluded the autograd and ADInplaceOrView keys, or its tensors have none; the keys
+# a thread may include, autocast's and vmap's randomness mode, fall through for as_strided), so
+# for a CPU result the dispatcher's choice is the CPU kernel, as_strided_tensorimpl. While no
+# trace records, review_reduce_result calls that kernel itself: the same view, with no dispatch
+# (as Note [The identity fill while no trace records] in native/cpu/reduce.py does for fill_).
 
 
 def dim_list_to_bitset(dims: Sequence[int] | None, ndims: int) -> DimMask:
@@ -189,7 +199,10 @@ def review_reduce_result(result: Tensor, ndim: int, mask: DimMask, keepdim: bool
             if mask[dim]:
                 shape.insert(dim, 1)
                 stride.insert(dim, 0)
-    if recorder.current is None:  # Note [Tensor methods called as at::_ops while idle]
+    if recorder.current is None:
+        if impl.device_opt_.type_ is kCPU:  # Note [The reduced view while no trace records]
+            return as_strided_tensorimpl(result, shape, stride, None)
+        # Note [Tensor methods called as at::_ops while idle]
         return at._ops["as_strided"].call(result, shape, stride, None)
     return result.as_strided(shape, stride)
 
