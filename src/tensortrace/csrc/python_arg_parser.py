@@ -449,9 +449,9 @@ class PythonArgParser:
             sig, varargs, tail = plan
             head = [tuple(args)] if varargs else [*args]
             head.extend(map(kwargs.get, tail))  # type: ignore[arg-type]  # None: no keyword
-            parsed = _new_object(PythonArgs)  # PythonArgs(sig, head): Note [Pointers made in C]
-            parsed.signature, parsed.idx, parsed.args = sig, sig.index, head
-            return parsed
+            hit = _new_object(PythonArgs)  # PythonArgs(sig, head): Note [Pointers made in C]
+            hit.signature, hit.idx, hit.args = sig, sig.index, head
+            return hit
         if self.pending is not None:
             self._parse_pending()
         if len(self.signatures) == 1:
