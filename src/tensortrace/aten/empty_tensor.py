@@ -159,7 +159,8 @@ def empty_generic(
     storage = _new_object(Storage)  # Storage(...): Note [Pointers made in C]
     storage.storage_impl_ = intrusive_ptr.make(StorageImpl(size_bytes, allocator, True))
     impl = TensorImpl(storage, ks, dtype)
-    tensor = Tensor(intrusive_ptr.make(impl))
+    tensor = _new_object(Tensor)  # Tensor(...): Note [Pointers made in C]
+    tensor.impl_ = intrusive_ptr.make(impl)
     # Default TensorImpl has size [0]
     if len(size) != 1 or size[0] != 0:
         impl.set_sizes_contiguous(tuple(size))
