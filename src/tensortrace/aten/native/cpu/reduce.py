@@ -48,17 +48,6 @@ def accumulator(out: np.ndarray, axes: tuple[int, ...]) -> np.ndarray:
     return out[tuple(index)]
 
 
-# Note [The identity fill while no trace records]
-# binary_kernel_reduce_vec starts, as Reduce.h's does, with `iter.output_base().fill_(ident)`: an
-# aten::fill_ call through the dispatcher, which a trace records (and torch.profiler shows under
-# aten::sum). A kernel runs below autograd (the VariableType kernel that reached it excluded the
-# autograd and ADInplaceOrView keys, or its tensors have none), so that call reaches the CPU
-# fill_ kernel, whose whole effect on a CPU output is to write the identity (0, 1 or a bool,
-# exact in every dtype) into each of its elements: ten Python calls (dispatch, fill_out,
-# scalar_fill, checked_convert, the view), or a TensorIterator build for an output of several
-# elements. While no trace records, a CPU reduction writes it through one NumPy view of the
-# output instead: the same bytes in the same memory, nothing allocated. Traced (or on another
-# device) the fill_ call runs as before.
 def _block_loop(reduce: ReduceLoop) -> Callable[[np.ndarray, np.ndarray], None]:
     """The loop the iterator runs per block (a thread's chunk, or all of it)."""
 
@@ -73,6 +62,17 @@ def _block_loop(reduce: ReduceLoop) -> Callable[[np.ndarray, np.ndarray], None]:
     return loop
 
 
+# Note [The identity fill while no trace records]
+# binary_kernel_reduce_vec starts, as Reduce.h's does, with `iter.output_base().fill_(ident)`: an
+# aten::fill_ call through the dispatcher, which a trace records (and torch.profiler shows under
+# aten::sum). A kernel runs below autograd (the VariableType kernel that reached it excluded the
+# autograd and ADInplaceOrView keys, or its tensors have none), so that call reaches the CPU
+# fill_ kernel, whose whole effect on a CPU output is to write the identity (0, 1 or a bool,
+# exact in every dtype) into each of its elements: ten Python calls (dispatch, fill_out,
+# scalar_fill, checked_convert, the view), or a TensorIterator build for an output of several
+# elements. While no trace records, a CPU reduction writes it through one NumPy view of the
+# output instead: the same bytes in the same memory, nothing allocated. Traced (or on another
+# device) the fill_ call runs as before.
 @traced("kernel", "at::native::binary_kernel_reduce_vec", SOURCE, legacy="binary_kernel_reduce_vec")
 def binary_kernel_reduce_vec(it: TensorIteratorBase, reduce: ReduceLoop, ident: Any) -> None:
     """Fill the output with the identity, then fold every input element into it."""
