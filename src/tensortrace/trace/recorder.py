@@ -30,14 +30,17 @@ from tensortrace.trace.parameter_lists import (
     _RESERVED,
     PARAMETER_LISTS_SEEN,
     PARAMETER_LISTS_WRAPPED,
+    WRAPPER_READS,
     factory_source,
     generated_factory,
     parameter_list,
 )
 
 # an Event from its 9 fields, built in C: a NamedTuple's own __new__ is a Python function, and
-# the recorder makes one Event per step
+# the recorder makes one Event per step. Hot paths call `_tuple_new(Event, fields)` itself:
+# going through this partial costs a sixth more per event
 _new_event = functools.partial(tuple.__new__, Event)
+_tuple_new = tuple.__new__
 _new_site = functools.partial(tuple.__new__, FrameSite)  # one per traced function at import
 _now = time.perf_counter_ns
 
@@ -47,6 +50,10 @@ _now = time.perf_counter_ns
 # and summarize for the rest
 new_event, now = _new_event, _now
 DESCRIBERS = (_PLAIN_TYPES, DESCRIBE_BY_TYPE.get, summarize)
+# the same, under the names a wrapper body reads them by (parameter_lists.WRAPPER_READS, Note
+# [What a wrapper reads once]): the generated files import these
+get_ident_, now_, tuple_new_, event_type_ = get_ident, _now, _tuple_new, Event
+plain_, summary_, describe_ = DESCRIBERS
 # Note [One dict for every None result]: about a third of all frames return None (kernels,
 # functions that write an out argument), and an event's args are never edited (Event): they
 # all end with this one dict, equal to the `{"result": None}` each would have made
@@ -165,7 +172,7 @@ class Recorder:
             tid = get_native_id()
             depth = self._other_depths.get(tid, 0)
             event = (INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid)
-        self.events.append(_new_event(event))
+        self.events.append(_tuple_new(Event, event))
 
 
 class _KeepNothing(set[Any]):
@@ -229,7 +236,7 @@ def record_call(
     events = rec.events
     depth = rec.depth
     events.append(
-        _new_event((BEGIN, name, layer, _now() - rec.t0, depth, index, "", begin_args, 0))
+        _tuple_new(Event, (BEGIN, name, layer, _now() - rec.t0, depth, index, "", begin_args, 0))
     )
     rec.depth = depth + 1
     try:
@@ -254,7 +261,9 @@ def record_call(
     else:
         described = {}
     rec.depth = depth  # as in a traced wrapper: the frames fn called are balanced
-    events.append(_new_event((END, name, layer, _now() - rec.t0, depth, index, "", described, 0)))
+    events.append(
+        _tuple_new(Event, (END, name, layer, _now() - rec.t0, depth, index, "", described, 0))
+    )
     # a kernel wrote memory, or a top-level call finished: read what tensors hold now
     if (depth == 0 or layer == "kernel") and capture_values is not None:
         capture_values(rec, len(events) - 1)
@@ -325,7 +334,9 @@ def _factory(key: str) -> Callable[..., Any] | None:
     if _RESERVED.intersection(part.strip("*=") for part in key.split(", ")):
         made = None
     elif made is None:  # not generated yet: the same factory, compiled in memory
-        namespace: dict[str, Any] = {"recorder": sys.modules[__name__]}
+        module = sys.modules[__name__]
+        namespace: dict[str, Any] = {"recorder": module}
+        namespace.update((read, getattr(module, read)) for read in WRAPPER_READS)
         exec(
             compile(factory_source(key, "factory"), f"<traced wrapper ({key})>", "exec"), namespace
         )
