@@ -36,24 +36,20 @@ from tensortrace.trace.parameter_lists import (
     parameter_list,
 )
 
-# an Event from its 9 fields, built in C: a NamedTuple's own __new__ is a Python function, and
-# the recorder makes one Event per step. Hot paths call `_tuple_new(Event, fields)` itself:
-# going through this partial costs a sixth more per event
-_new_event = functools.partial(tuple.__new__, Event)
+# an Event from its 9 fields is built in C, by `_tuple_new(Event, fields)`: a NamedTuple's own
+# __new__ is a Python function, and the recorder makes one Event per step (a partial of
+# tuple.__new__, as columns.py has, costs a sixth more per event)
 _tuple_new = tuple.__new__
 _new_site = functools.partial(tuple.__new__, FrameSite)  # one per traced function at import
 _now = time.perf_counter_ns
 
-# what a traced wrapper reads while recording (Note [A traced wrapper records its own frame]):
-# the event's constructor and clock, and how it describes a value, read as one tuple: the plain
-# types (kept as themselves), the summary function by type (Note [A summary by one lookup]),
-# and summarize for the rest
-new_event, now = _new_event, _now
-DESCRIBERS = (_PLAIN_TYPES, DESCRIBE_BY_TYPE.get, summarize)
-# the same, under the names a wrapper body reads them by (parameter_lists.WRAPPER_READS, Note
-# [What a wrapper reads once]): the generated files import these
+# what a traced wrapper reads while recording (Note [A traced wrapper records its own frame]),
+# under the names its body reads them by (parameter_lists.WRAPPER_READS, Note [What a wrapper
+# reads once]; the generated files import these): the thread check, the clock, what builds an
+# event, and how it describes a value: the plain types (kept as themselves), the summary
+# function by type (Note [A summary by one lookup]), and summarize for the rest
 get_ident_, now_, tuple_new_, event_type_ = get_ident, _now, _tuple_new, Event
-plain_, summary_, describe_ = DESCRIBERS
+plain_, summary_, describe_ = _PLAIN_TYPES, DESCRIBE_BY_TYPE.get, summarize
 # Note [One dict for every None result]: about a third of all frames return None (kernels,
 # functions that write an out argument), and an event's args are never edited (Event): they
 # all end with this one dict, equal to the `{"result": None}` each would have made
@@ -122,7 +118,8 @@ class Recorder:
             self.depth = depth + 1
         index = self._site_index.get(site)  # Note [Sites by value]
         self.events.append(
-            _new_event(
+            _tuple_new(
+                Event,
                 (
                     BEGIN,
                     site.name,
@@ -133,7 +130,7 @@ class Recorder:
                     "",
                     args,
                     tid,
-                )
+                ),
             )
         )
 
@@ -147,7 +144,8 @@ class Recorder:
             depth = self.depth
         index = self._site_index.get(site)
         self.events.append(
-            _new_event(
+            _tuple_new(
+                Event,
                 (
                     END,
                     site.name,
@@ -158,7 +156,7 @@ class Recorder:
                     "",
                     args,
                     tid,
-                )
+                ),
             )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
