@@ -40,6 +40,9 @@ def summarize(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN_TYPES:  # most arguments: one set lookup, the answer unchanged
         return value
+    if (kind is list or kind is tuple) and len(value) <= MAX_SEQUENCE_ITEMS:
+        if all(map(_is_plain, map(type, value))):  # sizes and strides: copied in C, no call
+            return list(value)
     describe = DESCRIBE_BY_TYPE.get(kind)  # Note [A summary by one lookup]
     if describe is not None:
         try:
