@@ -13,7 +13,7 @@ import pkgutil
 
 import tensortrace
 from tensortrace.trace import code_swap, parameter_lists, recorder
-from tensortrace.trace.parameter_lists import PARAMETER_LISTS_SEEN
+from tensortrace.trace.parameter_lists import PARAMETER_LISTS_SEEN, WRAPPER_READS
 
 # import-only entry points: running them would do more than define functions
 SKIP_MODULES = ("tensortrace.torchgen.__main__",)
@@ -57,6 +57,9 @@ def _factories_module(keys: list[str]) -> str:
         "from typing import Any",
         "",
         "from tensortrace.trace import recorder",
+        "from tensortrace.trace.recorder import (  # Note [What a wrapper reads once]",
+        *(f"    {read}," for read in sorted(WRAPPER_READS)),
+        ")",
         "",
     ]
     for i, key in enumerate(keys):

@@ -40,15 +40,15 @@ def summarize(value: Any) -> Any:
     kind = type(value)
     if kind in _PLAIN_TYPES:  # most arguments: one set lookup, the answer unchanged
         return value
+    if (kind is list or kind is tuple) and len(value) <= MAX_SEQUENCE_ITEMS:
+        if all(map(_is_plain, map(type, value))):  # sizes and strides: copied in C, no call
+            return list(value)
     describe = DESCRIBE_BY_TYPE.get(kind)  # Note [A summary by one lookup]
     if describe is not None:
         try:
             return describe(value)
         except AttributeError:  # an object still being constructed (`self` of an __init__)
             return kind.__name__
-    if (kind is list or kind is tuple) and len(value) <= MAX_SEQUENCE_ITEMS:
-        if all(map(_is_plain, map(type, value))):  # sizes and strides: copied in C
-            return list(value)
     if isinstance(value, Enum):  # before int: ScalarType.Float reads better than 6
         # an IntEnum's members hash in C: each one's text is found by one C lookup
         DESCRIBE_BY_TYPE[kind] = _EnumTexts().__getitem__ if isinstance(value, int) else str
@@ -66,17 +66,29 @@ def summarize(value: Any) -> Any:
             return summary()
         except AttributeError:
             return kind.__name__
-    if isinstance(value, (tuple, list)):
-        plain = _PLAIN_TYPES  # sizes and strides: ints, summarized without a call each
-        items = [v if type(v) in plain else summarize(v) for v in value[:MAX_SEQUENCE_ITEMS]]
-        if len(value) > MAX_SEQUENCE_ITEMS:
-            items.append(f"... ({len(value)} items)")
-        return items
+    if isinstance(value, (tuple, list)):  # a subclass of one (a list or tuple is looked up)
+        return _sequence_summary(value)
     if isinstance(value, complex):
         return repr(value)
     if getattr(kind, "_trace_summary", None) is None:  # always just its name: remember that
         DESCRIBE_BY_TYPE[kind] = kind.__name__.format
     return kind.__name__
+
+
+def _sequence_summary(value: list[Any] | tuple[Any, ...]) -> list[Any]:
+    """summarize's answer for a list or tuple, DESCRIBE_BY_TYPE's function for both types
+    (Note [A summary by one lookup]): sizes and strides (plain items) copied by C loops, else
+    each item summarized, the first MAX_SEQUENCE_ITEMS of them."""
+    if len(value) <= MAX_SEQUENCE_ITEMS and all(map(_is_plain, map(type, value))):
+        return list(value)
+    plain = _PLAIN_TYPES
+    items = [v if type(v) in plain else summarize(v) for v in value[:MAX_SEQUENCE_ITEMS]]
+    if len(value) > MAX_SEQUENCE_ITEMS:
+        items.append(f"... ({len(value)} items)")
+    return items
+
+
+DESCRIBE_BY_TYPE[list] = DESCRIBE_BY_TYPE[tuple] = _sequence_summary
 
 
 class _EnumTexts(dict[Any, str]):

@@ -46,6 +46,7 @@ from typing import Any
 from tensortrace.trace.parameter_lists import (
     _RESERVED,
     PARAMETER_LISTS_SEEN,
+    WRAPPER_READS,
     generated_factory,
     parameter_list,
     traced_body,
@@ -55,6 +56,9 @@ from tensortrace.trace.parameter_lists import (
 # markers the template's code holds as constants, replaced by the real objects
 _RECORDER, _FN, _SITE, _NAMES = "\x00recorder", "\x00fn", "\x00site", "\x00names"
 _RESTORE, _SWAP = "\x00restore", "\x00swap"
+_NAME, _LAYER = "\x00name", "\x00layer"  # the site's (Note [What a wrapper reads once])
+# the recorder's helpers the body reads (parameter_lists.WRAPPER_READS): marker -> name
+_READ_MARKERS = {f"\x00{read}": read for read in WRAPPER_READS}
 
 # line for line the generated wrapper (trace/generated/traced_wrappers.py), whose lines a
 # debugger shows for it; while idle it also gives the function its own code back (Note [A
@@ -181,7 +185,18 @@ def _template(key: str) -> CodeType:
             recorder=repr(_RECORDER),
             restore=repr(_RESTORE),
             swap=repr(_SWAP),
-            traced=traced_body(key, repr(_RECORDER), repr(_FN), repr(_SITE), repr(_NAMES)),
+            traced=traced_body(
+                key,
+                repr(_RECORDER),
+                repr(_FN),
+                repr(_SITE),
+                repr(_NAMES),
+                {
+                    "name_": repr(_NAME),
+                    "layer_": repr(_LAYER),
+                    **{read: repr(marker) for marker, read in _READ_MARKERS.items()},
+                },
+            ),
         )
         with warnings.catch_warnings():  # "'str' object is not callable": a marker, replaced
             warnings.simplefilter("ignore", SyntaxWarning)
@@ -191,7 +206,7 @@ def _template(key: str) -> CodeType:
         if factory is not None:  # the generated wrapper's file and lines, for a debugger
             code = code.replace(
                 co_filename=factory.__code__.co_filename,
-                co_firstlineno=factory.__code__.co_firstlineno + 1,
+                co_firstlineno=factory.__code__.co_firstlineno + 2,  # after name_, layer_
             )
         _templates[key] = code
     return code
@@ -206,9 +221,18 @@ def _wrapper_code(swap: SwappedFunction) -> CodeType:
         swap.original = copy_function(swap.fn)
         template = _template(swap.key)
         consts = list(template.co_consts)
+        recorder = _recorder_module()
         for i, c in enumerate(consts):  # the markers, by value
+            if type(c) is not str or not c.startswith("\x00"):
+                continue
             if c == _RECORDER:
-                consts[i] = _recorder_module()
+                consts[i] = recorder
+            elif c in _READ_MARKERS:
+                consts[i] = getattr(recorder, _READ_MARKERS[c])
+            elif c == _NAME:
+                consts[i] = swap.site.name
+            elif c == _LAYER:
+                consts[i] = swap.site.layer
             elif c == _FN:
                 consts[i] = swap.original
             elif c == _SITE:

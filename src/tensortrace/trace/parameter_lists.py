@@ -19,6 +19,7 @@ from tensortrace.trace.schema import BEGIN, END
 # functions that cost nothing while idle] in trace/code_swap.py): both are made from _TRACED.
 _FACTORY = """
 def {factory}(fn_, site_, names_{defaults}):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper({params}):
         rec_ = recorder.current
         if rec_ is None:
@@ -43,18 +44,28 @@ def {factory}(fn_, site_, names_{defaults}):
 # After the call the depth is set back to the frame's own, which is what decrementing it gave:
 # the frames it called are balanced (each ends, or records its error, before it returns).
 # Change the steps in Recorder.begin and end, record_call and this body alike.
+#
+# Note [What a wrapper reads once]
+# What does not change from one call to the next is not read per call: the site's name and
+# layer, and the recorder's helpers (its clock, `tuple.__new__` and Event, which build an
+# event, the thread check, the describers of Note [A summary by one lookup]). A generated
+# wrapper reads the site's in its factory (closure cells) and the helpers as globals of its
+# file (imported from recorder.py, `now_` and the others: WRAPPER_READS); the body swapped in
+# by code_swap holds them all as constants of its code. Only `recorder.current` and
+# `capture_values`, which change, are read from the module per call.
 _TRACED = """\
-    if rec_.ident != {recorder}.get_ident():  # Note [Each thread has its own stack]
+    if rec_.ident != {get_ident_}():  # Note [Each thread has its own stack]
         return {recorder}.call_traced(rec_, {site}, {fn}, {names}, ({positional}), {{{keywords}}})
-    plain_, summary_, describe_ = {recorder}.DESCRIBERS  # Note [A summary by one lookup]
 {described}    index_ = rec_._site_index.get({site})  # Note [Sites by value] (recorder.py)
     if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
         index_ = rec_._site_index[{site}] = len(rec_.sites)
         rec_.sites.append({site})
-    events_, depth_, name_, layer_ = rec_.events, rec_.depth, {site}.name, {site}.layer
-    when_ = {recorder}.now() - rec_.t0
+    events_, depth_ = rec_.events, rec_.depth
     events_.append(
-        {recorder}.new_event(("{begin}", name_, layer_, when_, depth_, index_, "", args_, 0))
+        {tuple_new_}(
+            {event_type_},
+            ("{begin}", {name}, {layer}, {now_}() - rec_.t0, depth_, index_, "", args_, 0),
+        )
     )
     rec_.depth = depth_ + 1
     try:
@@ -69,18 +80,33 @@ _TRACED = """\
         try:
             kind_ = type(result_)
             outcome_ = {{
-                "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                "result": result_
+                if kind_ in {plain_}
+                else {summary_}(kind_, {describe_})(result_)
             }}
         except AttributeError:
-            outcome_ = {{"result": describe_(result_)}}
-    when_ = {recorder}.now() - rec_.t0
+            outcome_ = {{"result": {describe_}(result_)}}
     events_.append(
-        {recorder}.new_event(("{end}", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+        {tuple_new_}(
+            {event_type_},
+            ("{end}", {name}, {layer}, {now_}() - rec_.t0, depth_, index_, "", outcome_, 0),
+        )
     )
     # a kernel wrote memory, or a top-level call finished: read what tensors hold now
-    if (depth_ == 0 or layer_ == "kernel") and {recorder}.capture_values is not None:
+    if (depth_ == 0 or {layer} == "kernel") and {recorder}.capture_values is not None:
         {recorder}.capture_values(rec_, len(events_) - 1)
     return result_"""
+# the recorder's helpers a wrapper body reads (Note [What a wrapper reads once]): the names
+# recorder.py gives them, which the generated files import
+WRAPPER_READS = (
+    "get_ident_",
+    "now_",
+    "tuple_new_",
+    "event_type_",
+    "plain_",
+    "summary_",
+    "describe_",
+)
 # names the factory and the wrapper use for themselves (and the builtins the wrapper calls): a
 # parameter with one of these names would shadow them, so such a function gets the generic
 # wrapper
@@ -89,6 +115,7 @@ _RESERVED = frozenset(
     | {"BaseException", "AttributeError", "plain_", "summary_", "describe_", "args_"}
     | {"index_", "events_", "depth_", "name_", "layer_", "begin_", "result_", "error_"}
     | {"outcome_", "when_", "event_", "kind_"}
+    | set(WRAPPER_READS)
 )
 
 _CO_VARARGS, _CO_VARKEYWORDS = inspect.CO_VARARGS, inspect.CO_VARKEYWORDS
@@ -270,19 +297,31 @@ def wrapper_text(key: str, default_of: Callable[[int], str]) -> tuple[str, str, 
     return ", ".join(params), ", ".join(call), positional_items, ", ".join(keywords)
 
 
-def traced_body(key: str, recorder: str, fn: str, site: str, names: str) -> str:
+def traced_body(
+    key: str,
+    recorder: str,
+    fn: str,
+    site: str,
+    names: str,
+    reads: dict[str, str] | None = None,
+) -> str:
     """The lines a wrapper for one parameter list runs while a trace is active (_TRACED),
     indented for a wrapper at the top level, with `recorder`, `fn`, `site` and `names` written
-    as given. With `*args` or `**kwargs` the arguments are described by describe_args."""
+    as given, and what it reads once (Note [What a wrapper reads once]: `name_`, `layer_` and
+    WRAPPER_READS) as `reads` spells them, else by their own names. With `*args` or `**kwargs`
+    the arguments are described by describe_args."""
+    spelled = {read: read for read in (*WRAPPER_READS, "name_", "layer_")}
+    spelled.update(reads or {})
     _, call, positional, keywords = wrapper_text(key, lambda i: "")
     parts = key.split(", ") if key else []
     by_describe_args = f"{recorder}.describe_args({names}, ({positional}), {{{keywords}}})"
     if any(part.startswith("*") and part != "*" for part in parts):  # `*args`, `**kwargs`
         described = f'    args_ = {{"args": {by_describe_args}}}\n'
     else:
+        plain, summary, describe = (spelled[r] for r in ("plain_", "summary_", "describe_"))
         one_by_one = ", ".join(
-            f"{name!r}: {name} if type({name}) in plain_ "
-            f"else summary_(type({name}), describe_)({name})"
+            f"{name!r}: {name} if type({name}) in {plain} "
+            f"else {summary}(type({name}), {describe})({name})"
             for name in (part.rstrip("=") for part in parts if part != "*")
         )
         described = (
@@ -302,6 +341,9 @@ def traced_body(key: str, recorder: str, fn: str, site: str, names: str) -> str:
         described=described,
         begin=BEGIN,
         end=END,
+        name=spelled["name_"],
+        layer=spelled["layer_"],
+        **{read: spelled[read] for read in WRAPPER_READS},
     )
 
 

@@ -30,23 +30,26 @@ from tensortrace.trace.parameter_lists import (
     _RESERVED,
     PARAMETER_LISTS_SEEN,
     PARAMETER_LISTS_WRAPPED,
+    WRAPPER_READS,
     factory_source,
     generated_factory,
     parameter_list,
 )
 
-# an Event from its 9 fields, built in C: a NamedTuple's own __new__ is a Python function, and
-# the recorder makes one Event per step
-_new_event = functools.partial(tuple.__new__, Event)
+# an Event from its 9 fields is built in C, by `_tuple_new(Event, fields)`: a NamedTuple's own
+# __new__ is a Python function, and the recorder makes one Event per step (a partial of
+# tuple.__new__, as columns.py has, costs a sixth more per event)
+_tuple_new = tuple.__new__
 _new_site = functools.partial(tuple.__new__, FrameSite)  # one per traced function at import
 _now = time.perf_counter_ns
 
-# what a traced wrapper reads while recording (Note [A traced wrapper records its own frame]):
-# the event's constructor and clock, and how it describes a value, read as one tuple: the plain
-# types (kept as themselves), the summary function by type (Note [A summary by one lookup]),
-# and summarize for the rest
-new_event, now = _new_event, _now
-DESCRIBERS = (_PLAIN_TYPES, DESCRIBE_BY_TYPE.get, summarize)
+# what a traced wrapper reads while recording (Note [A traced wrapper records its own frame]),
+# under the names its body reads them by (parameter_lists.WRAPPER_READS, Note [What a wrapper
+# reads once]; the generated files import these): the thread check, the clock, what builds an
+# event, and how it describes a value: the plain types (kept as themselves), the summary
+# function by type (Note [A summary by one lookup]), and summarize for the rest
+get_ident_, now_, tuple_new_, event_type_ = get_ident, _now, _tuple_new, Event
+plain_, summary_, describe_ = _PLAIN_TYPES, DESCRIBE_BY_TYPE.get, summarize
 # Note [One dict for every None result]: about a third of all frames return None (kernels,
 # functions that write an out argument), and an event's args are never edited (Event): they
 # all end with this one dict, equal to the `{"result": None}` each would have made
@@ -115,7 +118,8 @@ class Recorder:
             self.depth = depth + 1
         index = self._site_index.get(site)  # Note [Sites by value]
         self.events.append(
-            _new_event(
+            _tuple_new(
+                Event,
                 (
                     BEGIN,
                     site.name,
@@ -126,7 +130,7 @@ class Recorder:
                     "",
                     args,
                     tid,
-                )
+                ),
             )
         )
 
@@ -140,7 +144,8 @@ class Recorder:
             depth = self.depth
         index = self._site_index.get(site)
         self.events.append(
-            _new_event(
+            _tuple_new(
+                Event,
                 (
                     END,
                     site.name,
@@ -151,7 +156,7 @@ class Recorder:
                     "",
                     args,
                     tid,
-                )
+                ),
             )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
@@ -165,7 +170,7 @@ class Recorder:
             tid = get_native_id()
             depth = self._other_depths.get(tid, 0)
             event = (INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid)
-        self.events.append(_new_event(event))
+        self.events.append(_tuple_new(Event, event))
 
 
 class _KeepNothing(set[Any]):
@@ -229,7 +234,7 @@ def record_call(
     events = rec.events
     depth = rec.depth
     events.append(
-        _new_event((BEGIN, name, layer, _now() - rec.t0, depth, index, "", begin_args, 0))
+        _tuple_new(Event, (BEGIN, name, layer, _now() - rec.t0, depth, index, "", begin_args, 0))
     )
     rec.depth = depth + 1
     try:
@@ -254,7 +259,9 @@ def record_call(
     else:
         described = {}
     rec.depth = depth  # as in a traced wrapper: the frames fn called are balanced
-    events.append(_new_event((END, name, layer, _now() - rec.t0, depth, index, "", described, 0)))
+    events.append(
+        _tuple_new(Event, (END, name, layer, _now() - rec.t0, depth, index, "", described, 0))
+    )
     # a kernel wrote memory, or a top-level call finished: read what tensors hold now
     if (depth == 0 or layer == "kernel") and capture_values is not None:
         capture_values(rec, len(events) - 1)
@@ -325,7 +332,9 @@ def _factory(key: str) -> Callable[..., Any] | None:
     if _RESERVED.intersection(part.strip("*=") for part in key.split(", ")):
         made = None
     elif made is None:  # not generated yet: the same factory, compiled in memory
-        namespace: dict[str, Any] = {"recorder": sys.modules[__name__]}
+        module = sys.modules[__name__]
+        namespace: dict[str, Any] = {"recorder": module}
+        namespace.update((read, getattr(module, read)) for read in WRAPPER_READS)
         exec(
             compile(factory_source(key, "factory"), f"<traced wrapper ({key})>", "exec"), namespace
         )

@@ -9,8 +9,8 @@ builds them in memory from the YAML (Note [Stale generated files] in torchgen/lo
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "4244fa01711bb01ad12c4f79a04cc4daac4bcb225c9d8212aaa74b7c69d37734"
-INPUTS_CRC32 = 0xc04876d9
+INPUTS_SHA256 = "b788752fde0132560efd78a6a46395a8b74c1b89b62f3de3d40ffe50cd805ffe"
+INPUTS_CRC32 = 0x317f1a57
 
 MODULES: tuple[str, ...] = (
     "python_torch_functions_0",

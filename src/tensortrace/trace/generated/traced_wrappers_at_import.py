@@ -11,17 +11,26 @@ from collections.abc import Callable
 from typing import Any
 
 from tensortrace.trace import recorder
+from tensortrace.trace.recorder import (  # Note [What a wrapper reads once]
+    describe_,
+    event_type_,
+    get_ident_,
+    now_,
+    plain_,
+    summary_,
+    tuple_new_,
+)
 
 
 # (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
 def traced_0(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'data': data if type(data) in plain_ else summary_(type(data), describe_)(data), 'batch_sizes': batch_sizes if type(batch_sizes) in plain_ else summary_(type(batch_sizes), describe_)(batch_sizes), 'hx': hx if type(hx) in plain_ else summary_(type(hx), describe_)(hx), 'params': params if type(params) in plain_ else summary_(type(params), describe_)(params), 'has_biases': has_biases if type(has_biases) in plain_ else summary_(type(has_biases), describe_)(has_biases), 'num_layers': num_layers if type(num_layers) in plain_ else summary_(type(num_layers), describe_)(num_layers), 'dropout': dropout if type(dropout) in plain_ else summary_(type(dropout), describe_)(dropout), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train), 'bidirectional': bidirectional if type(bidirectional) in plain_ else summary_(type(bidirectional), describe_)(bidirectional)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -30,10 +39,12 @@ def traced_0(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -48,13 +59,17 @@ def traced_0(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -64,13 +79,13 @@ def traced_0(fn_, site_, names_):
 
 # (grad_input, grad, output, dim)
 def traced_1(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_input, grad, output, dim):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(grad_input, grad, output, dim)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (grad_input, grad, output, dim), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -79,10 +94,12 @@ def traced_1(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -97,13 +114,17 @@ def traced_1(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -113,13 +134,13 @@ def traced_1(fn_, site_, names_):
 
 # (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
 def traced_2(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'hx': hx if type(hx) in plain_ else summary_(type(hx), describe_)(hx), 'params': params if type(params) in plain_ else summary_(type(params), describe_)(params), 'has_biases': has_biases if type(has_biases) in plain_ else summary_(type(has_biases), describe_)(has_biases), 'num_layers': num_layers if type(num_layers) in plain_ else summary_(type(num_layers), describe_)(num_layers), 'dropout': dropout if type(dropout) in plain_ else summary_(type(dropout), describe_)(dropout), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train), 'bidirectional': bidirectional if type(bidirectional) in plain_ else summary_(type(bidirectional), describe_)(bidirectional), 'batch_first': batch_first if type(batch_first) in plain_ else summary_(type(batch_first), describe_)(batch_first)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -128,10 +149,12 @@ def traced_2(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -146,13 +169,17 @@ def traced_2(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -162,13 +189,13 @@ def traced_2(fn_, site_, names_):
 
 # (it)
 def traced_3(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it,), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -177,10 +204,12 @@ def traced_3(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -195,13 +224,17 @@ def traced_3(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -211,22 +244,24 @@ def traced_3(fn_, site_, names_):
 
 # (it, *scalars)
 def traced_4(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, *scalars):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, *scalars)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, *scalars), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         args_ = {"args": recorder.describe_args(names_, (it, *scalars), {})}
         index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -241,13 +276,17 @@ def traced_4(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -257,13 +296,13 @@ def traced_4(fn_, site_, names_):
 
 # (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input)
 def traced_5(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -272,10 +311,12 @@ def traced_5(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -290,13 +331,17 @@ def traced_5(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -306,13 +351,13 @@ def traced_5(fn_, site_, names_):
 
 # (it, self)
 def traced_6(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, self)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -321,10 +366,12 @@ def traced_6(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -339,13 +386,17 @@ def traced_6(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -355,13 +406,13 @@ def traced_6(fn_, site_, names_):
 
 # (it, self, dim, keepdim)
 def traced_7(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim, keepdim):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, self, dim, keepdim)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -370,10 +421,12 @@ def traced_7(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -388,13 +441,17 @@ def traced_7(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -404,13 +461,13 @@ def traced_7(fn_, site_, names_):
 
 # (it, self, dim, keepdim, result)
 def traced_8(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim, keepdim, result):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, self, dim, keepdim, result)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, result), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -419,10 +476,12 @@ def traced_8(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -437,13 +496,17 @@ def traced_8(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -453,13 +516,13 @@ def traced_8(fn_, site_, names_):
 
 # (it, self, other)
 def traced_9(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, other):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, self, other)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -468,10 +531,12 @@ def traced_9(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -486,13 +551,17 @@ def traced_9(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -502,13 +571,13 @@ def traced_9(fn_, site_, names_):
 
 # (it, self, other, out)
 def traced_10(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, other, out):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, self, other, out)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other, out), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -517,10 +586,12 @@ def traced_10(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -535,13 +606,17 @@ def traced_10(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -551,13 +626,13 @@ def traced_10(fn_, site_, names_):
 
 # (it, self, out)
 def traced_11(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, out):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, self, out)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, out), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -566,10 +641,12 @@ def traced_11(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -584,13 +661,17 @@ def traced_11(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -600,13 +681,13 @@ def traced_11(fn_, site_, names_):
 
 # (it, self, output_size, align_corners, scales_h, scales_w, out)
 def traced_12(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, align_corners, scales_h, scales_w, out):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, self, output_size, align_corners, scales_h, scales_w, out)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, align_corners, scales_h, scales_w, out), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -615,10 +696,12 @@ def traced_12(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -633,13 +716,17 @@ def traced_12(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -649,13 +736,13 @@ def traced_12(fn_, site_, names_):
 
 # (it, self, result)
 def traced_13(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, result):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(it, self, result)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (it, self, result), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -664,10 +751,12 @@ def traced_13(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -682,13 +771,17 @@ def traced_13(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -698,13 +791,13 @@ def traced_13(fn_, site_, names_):
 
 # (result, self, dim)
 def traced_14(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, self, dim):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(result, self, dim)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (result, self, dim), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -713,10 +806,12 @@ def traced_14(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -731,13 +826,17 @@ def traced_14(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -747,13 +846,13 @@ def traced_14(fn_, site_, names_):
 
 # (self)
 def traced_15(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self,), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -762,10 +861,12 @@ def traced_15(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -780,13 +881,17 @@ def traced_15(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -796,22 +901,24 @@ def traced_15(fn_, site_, names_):
 
 # (self, *args, **kwargs)
 def traced_16(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, *args, **kwargs):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, *args, **kwargs)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, *args), {**kwargs})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         args_ = {"args": recorder.describe_args(names_, (self, *args), {**kwargs})}
         index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -826,13 +933,17 @@ def traced_16(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -842,13 +953,13 @@ def traced_16(fn_, site_, names_):
 
 # (self, dim, unbiased=, keepdim=)
 def traced_17(fn_, site_, names_, _d2, _d3):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, dim, unbiased, keepdim)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, unbiased, keepdim), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'unbiased': unbiased if type(unbiased) in plain_ else summary_(type(unbiased), describe_)(unbiased), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -857,10 +968,12 @@ def traced_17(fn_, site_, names_, _d2, _d3):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -875,13 +988,17 @@ def traced_17(fn_, site_, names_, _d2, _d3):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -891,13 +1008,13 @@ def traced_17(fn_, site_, names_, _d2, _d3):
 
 # (self, dim=, correction=, keepdim=)
 def traced_18(fn_, site_, names_, _d1, _d2, _d3):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, dim, correction, keepdim)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, correction, keepdim), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'correction': correction if type(correction) in plain_ else summary_(type(correction), describe_)(correction), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -906,10 +1023,12 @@ def traced_18(fn_, site_, names_, _d1, _d2, _d3):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -924,13 +1043,17 @@ def traced_18(fn_, site_, names_, _d1, _d2, _d3):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -940,13 +1063,13 @@ def traced_18(fn_, site_, names_, _d1, _d2, _d3):
 
 # (self, filename, flags, size)
 def traced_19(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, filename, flags, size):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, filename, flags, size)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, filename, flags, size), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'filename': filename if type(filename) in plain_ else summary_(type(filename), describe_)(filename), 'flags': flags if type(flags) in plain_ else summary_(type(flags), describe_)(flags), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -955,10 +1078,12 @@ def traced_19(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -973,13 +1098,17 @@ def traced_19(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -989,13 +1118,13 @@ def traced_19(fn_, site_, names_):
 
 # (self, indices)
 def traced_20(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, indices):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, indices)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, indices), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1004,10 +1133,12 @@ def traced_20(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1022,13 +1153,17 @@ def traced_20(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1038,13 +1173,13 @@ def traced_20(fn_, site_, names_):
 
 # (self, other)
 def traced_21(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, other)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1053,10 +1188,12 @@ def traced_21(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1071,13 +1208,17 @@ def traced_21(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1087,13 +1228,13 @@ def traced_21(fn_, site_, names_):
 
 # (self, other, out)
 def traced_22(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, out):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, other, out)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, other, out), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1102,10 +1243,12 @@ def traced_22(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1120,13 +1263,17 @@ def traced_22(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1136,13 +1283,13 @@ def traced_22(fn_, site_, names_):
 
 # (self, out)
 def traced_23(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, out):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, out)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, out), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1151,10 +1298,12 @@ def traced_23(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1169,13 +1318,17 @@ def traced_23(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1185,13 +1338,13 @@ def traced_23(fn_, site_, names_):
 
 # (self, s, dim, norm, out)
 def traced_24(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, s, dim, norm, out):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, s, dim, norm, out)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, s, dim, norm, out), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1200,10 +1353,12 @@ def traced_24(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1218,13 +1373,17 @@ def traced_24(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1234,13 +1393,13 @@ def traced_24(fn_, site_, names_):
 
 # (self, s=, dim=, norm=)
 def traced_25(fn_, site_, names_, _d1, _d2, _d3):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, s=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, s, dim, norm)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, s, dim, norm), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1249,10 +1408,12 @@ def traced_25(fn_, site_, names_, _d1, _d2, _d3):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1267,13 +1428,17 @@ def traced_25(fn_, site_, names_, _d1, _d2, _d3):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1283,13 +1448,13 @@ def traced_25(fn_, site_, names_, _d1, _d2, _d3):
 
 # (self, sections)
 def traced_26(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, sections):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, sections)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, sections), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'sections': sections if type(sections) in plain_ else summary_(type(sections), describe_)(sections)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1298,10 +1463,12 @@ def traced_26(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1316,13 +1483,17 @@ def traced_26(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1332,13 +1503,13 @@ def traced_26(fn_, site_, names_):
 
 # (self, size, memory_format=)
 def traced_27(fn_, site_, names_, _d2):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size, memory_format=_d2):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, size, memory_format)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, size, memory_format), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1347,10 +1518,12 @@ def traced_27(fn_, site_, names_, _d2):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1365,13 +1538,17 @@ def traced_27(fn_, site_, names_, _d2):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1381,13 +1558,13 @@ def traced_27(fn_, site_, names_, _d2):
 
 # (self, unbiased=)
 def traced_28(fn_, site_, names_, _d1):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, unbiased=_d1):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(self, unbiased)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (self, unbiased), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'unbiased': unbiased if type(unbiased) in plain_ else summary_(type(unbiased), describe_)(unbiased)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1396,10 +1573,12 @@ def traced_28(fn_, site_, names_, _d1):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1414,13 +1593,17 @@ def traced_28(fn_, site_, names_, _d1):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1430,13 +1613,13 @@ def traced_28(fn_, site_, names_, _d1):
 
 # (tensors)
 def traced_29(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(tensors):
         rec_ = recorder.current
         if rec_ is None:
             return fn_(tensors)
-        if rec_.ident != recorder.get_ident():  # Note [Each thread has its own stack]
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
             return recorder.call_traced(rec_, site_, fn_, names_, (tensors,), {})
-        plain_, summary_, describe_ = recorder.DESCRIBERS  # Note [A summary by one lookup]
         try:  # each argument as itself, else by its type's summary
             args_ = {"args": {'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors)}}
         except AttributeError:  # an object still being constructed: summarize names it
@@ -1445,10 +1628,12 @@ def traced_29(fn_, site_, names_):
         if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
-        events_, depth_, name_, layer_ = rec_.events, rec_.depth, site_.name, site_.layer
-        when_ = recorder.now() - rec_.t0
+        events_, depth_ = rec_.events, rec_.depth
         events_.append(
-            recorder.new_event(("B", name_, layer_, when_, depth_, index_, "", args_, 0))
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
         )
         rec_.depth = depth_ + 1
         try:
@@ -1463,13 +1648,17 @@ def traced_29(fn_, site_, names_):
             try:
                 kind_ = type(result_)
                 outcome_ = {
-                    "result": result_ if kind_ in plain_ else summary_(kind_, describe_)(result_)
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
                 }
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
-        when_ = recorder.now() - rec_.t0
         events_.append(
-            recorder.new_event(("E", name_, layer_, when_, depth_, index_, "", outcome_, 0))
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
