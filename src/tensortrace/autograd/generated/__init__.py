@@ -9,8 +9,8 @@ builds them in memory from the YAML (Note [Stale generated files] in torchgen/lo
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "4244fa01711bb01ad12c4f79a04cc4daac4bcb225c9d8212aaa74b7c69d37734"
-INPUTS_CRC32 = 0xc04876d9
+INPUTS_SHA256 = "c0b2b93a8f8c082bbfcffcf644a7e983898c31649625756821ea69310d5e6850"
+INPUTS_CRC32 = 0x4b0d76ff
 
 MODULES: tuple[str, ...] = (
     "variable_type",
