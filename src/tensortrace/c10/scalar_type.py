@@ -9,11 +9,12 @@ bfloat16 is stored with `ml_dtypes.bfloat16` (the same 16 bits PyTorch uses), wh
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any
 
 import numpy as np
+
+from tensortrace.c10.frozen import Frozen
 
 
 class ScalarType(IntEnum):
@@ -51,14 +52,44 @@ kBool = ScalarType.Bool  # noqa: N816 - c10's name
 kUndefined = ScalarType.Undefined  # noqa: N816 - c10's name
 
 
-@dataclass(frozen=True, slots=True)
-class TypeMeta:
+class TypeMeta(Frozen):
     """caffe2::TypeMeta: what the storage needs to know about an element type."""
+
+    # Note [Records written out, not made by dataclass] in c10/frozen.py
+    __slots__ = ("scalar_type", "itemsize", "name", "numpy")
+    __match_args__ = ("scalar_type", "itemsize", "name", "numpy")
 
     scalar_type: ScalarType
     itemsize: int
     name: str  # the C++ type name, as TypeMeta::name() gives it
     numpy: np.dtype | None
+
+    def __init__(
+        self, scalar_type: ScalarType, itemsize: int, name: str, numpy: np.dtype | None
+    ) -> None:
+        object.__setattr__(self, "scalar_type", scalar_type)
+        object.__setattr__(self, "itemsize", itemsize)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "numpy", numpy)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(scalar_type={self.scalar_type!r}, "
+            f"itemsize={self.itemsize!r}, name={self.name!r}, numpy={self.numpy!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.scalar_type, self.itemsize, self.name, self.numpy) == (
+            other.scalar_type,  # type: ignore[attr-defined]
+            other.itemsize,  # type: ignore[attr-defined]
+            other.name,  # type: ignore[attr-defined]
+            other.numpy,  # type: ignore[attr-defined]
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.scalar_type, self.itemsize, self.name, self.numpy))
 
     @staticmethod
     def fromScalarType(scalar_type: ScalarType) -> TypeMeta:

@@ -1,0 +1,89 @@
+"""Note [Records written out, not made by dataclass] in c10/frozen.py: the records behave as
+@dataclass(frozen=True) made them: construction, repr, equality, hashing, frozen-ness, pickling
+and copying."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+from dataclasses import FrozenInstanceError
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tensortrace.aten.function_schema import Argument, FunctionSchema, Type
+from tensortrace.aten.functorch.dynamic_layer import VmapInterpreter
+from tensortrace.autograd.traceable_function import DifferentiabilityInfo, Formula
+from tensortrace.c10.scalar_type import ScalarType, TypeMeta
+
+TENSOR = Type("Tensor", alias="a!")
+INTS = Type(base="int", is_list=True, list_size=2)
+SELF = Argument("self", TENSOR, None, False)
+DIM = Argument(name="dim", type=INTS, default="0", kwarg_only=True)
+FORMULA = Formula(("self",), len, frozenset({"grad"}))
+
+RECORDS: list[tuple[Any, str]] = [
+    (
+        TypeMeta(ScalarType.Float, 4, "float", np.dtype(np.float32)),
+        "TypeMeta(scalar_type=<ScalarType.Float: 6>, itemsize=4, name='float', "
+        "numpy=dtype('float32'))",
+    ),
+    (
+        INTS,
+        "Type(base='int', is_list=True, list_size=2, optional=False, alias=None, "
+        "elem_optional=False)",
+    ),
+    (
+        DIM,
+        "Argument(name='dim', type=Type(base='int', is_list=True, list_size=2, optional=False, "
+        "alias=None, elem_optional=False), default='0', kwarg_only=True)",
+    ),
+    (
+        FunctionSchema("neg", "", (SELF,), (TENSOR,)),
+        f"FunctionSchema(name='neg', overload_name='', arguments=({SELF!r},), "
+        f"returns=({TENSOR!r},), return_names=(), namespace='aten')",
+    ),
+    (
+        FORMULA,
+        "Formula(inputs=('self',), fn=<built-in function len>, names=frozenset({'grad'}))",
+    ),
+    (VmapInterpreter(1, 3, "error"), "VmapInterpreter(level=1, batch_size=3, randomness='error')"),
+]
+
+
+@pytest.mark.parametrize(("record", "text"), RECORDS)
+def test_a_record_behaves_as_its_dataclass_did(record: Any, text: str) -> None:
+    assert repr(record) == text
+    fields = type(record).__match_args__
+    again = type(record)(*(getattr(record, f) for f in fields))
+    assert again == record and hash(again) == hash(record) and again is not record
+    assert (record == 1) is False and record != 1
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert copy.deepcopy(record) == record and copy.copy(record) == record
+    with pytest.raises(FrozenInstanceError, match=f"cannot assign to field '{fields[0]}'"):
+        setattr(record, fields[0], None)
+    with pytest.raises(FrozenInstanceError, match=f"cannot delete field '{fields[0]}'"):
+        delattr(record, fields[0])
+    with pytest.raises(TypeError, match="missing"):
+        type(record)()
+
+
+def test_records_of_different_fields_differ() -> None:
+    assert INTS != Type("int", is_list=True)
+    assert SELF != DIM
+    assert FunctionSchema("neg", "", (SELF,), (TENSOR,)).with_namespace("myns").namespace == "myns"
+
+
+def test_differentiability_info_defaults_and_hashing() -> None:
+    info = DifferentiabilityInfo("abs", (FORMULA,), ("self",))
+    assert info.properties == {} and info.list_properties == {}
+    assert info.properties is not DifferentiabilityInfo("abs", (FORMULA,), ("self",)).properties
+    assert info.output_differentiability is None
+    assert info == DifferentiabilityInfo("abs", (FORMULA,), ("self",), {}, {}, None)
+    assert repr(info) == (
+        f"DifferentiabilityInfo(name='abs', formulas=({FORMULA!r},), diff_inputs=('self',), "
+        "properties={}, list_properties={}, output_differentiability=None)"
+    )
+    with pytest.raises(TypeError, match="unhashable type: 'dict'"):
+        hash(info)
