@@ -87,3 +87,41 @@ def test_differentiability_info_defaults_and_hashing() -> None:
     )
     with pytest.raises(TypeError, match="unhashable type: 'dict'"):
         hash(info)
+
+
+def test_the_mutable_records_compare_by_fields_and_are_unhashable() -> None:
+    from tensortrace.aten.cpu_generator_impl import mt19937_data_pod
+    from tensortrace.aten.native.type_properties import ResultTypeState
+    from tensortrace.c10.cuda.allocator_history import BlockInfo, SegmentInfo, TraceEntry
+
+    state = ResultTypeState()
+    assert repr(state) == (
+        "ResultTypeState(dimResult=<ScalarType.Undefined: 100>, "
+        "wrappedResult=<ScalarType.Undefined: 100>, zeroResult=<ScalarType.Undefined: 100>)"
+    )
+    state.dimResult = ScalarType.Float
+    assert state == ResultTypeState(ScalarType.Float) and state != ResultTypeState()
+    entry = TraceEntry("alloc", 0, 512, 64, 0, 7)
+    assert repr(entry) == (
+        "TraceEntry(action='alloc', device=0, addr=512, size=64, stream=0, time_us=7, frames=None)"
+    )
+    block = BlockInfo(64, 60, True, True, None)
+    segment = SegmentInfo(0, 512, 0, False, total_size=64)
+    assert segment.blocks == [] and segment.blocks is not SegmentInfo(0, 512, 0, False).blocks
+    segment.blocks.append(block)
+    assert repr(segment) == (
+        "SegmentInfo(device=0, address=512, stream=0, is_large=False, total_size=64, "
+        "allocated_size=0, active_size=0, requested_size=0, frames=None, "
+        f"blocks=[{block!r}])"
+    )
+    assert repr(block) == (
+        "BlockInfo(size=64, requested_size=60, allocated=True, active=True, frames=None)"
+    )
+    pod = mt19937_data_pod(5, 624, True, 0, np.zeros(3, np.uint32))
+    assert repr(pod) == "mt19937_data_pod(seed_=5, left_=624, seeded_=True, next_=0)"
+    for record in (state, entry, block, segment, pod):
+        with pytest.raises(TypeError, match="unhashable type"):
+            hash(record)
+        assert (record == 1) is False
+    assert entry == copy.copy(entry) and segment == copy.deepcopy(segment)
+    assert pickle.loads(pickle.dumps(block)) == block
