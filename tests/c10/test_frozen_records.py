@@ -125,3 +125,30 @@ def test_the_mutable_records_compare_by_fields_and_are_unhashable() -> None:
         assert (record == 1) is False
     assert entry == copy.copy(entry) and segment == copy.deepcopy(segment)
     assert pickle.loads(pickle.dumps(block)) == block
+
+
+def test_the_printer_options_and_a_binding_overload_as_their_dataclasses() -> None:
+    from tensortrace import _tensor_str
+    from tensortrace.csrc.python_bindings import PythonOverload
+
+    options = type(_tensor_str.PRINT_OPTS)()
+    assert repr(options) == (
+        "__PrinterOptions(precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None)"
+    )
+    assert options == type(options)(4, 1000, 3, 80) and options != type(options)(precision=2)
+    assert _tensor_str.get_printoptions() == {
+        "precision": 4,
+        "threshold": 1000,
+        "edgeitems": 3,
+        "linewidth": 80,
+        "sci_mode": None,
+    }
+    overload = PythonOverload("neg(Tensor input)", "op", None, False, False, ["input"])
+    assert repr(overload) == (
+        "PythonOverload(signature='neg(Tensor input)', op='op', out_op=None, is_method=False, "
+        "is_factory=False, params=['input'])"
+    )
+    assert overload == copy.deepcopy(overload)
+    for record in (options, overload):
+        with pytest.raises(TypeError, match="unhashable type"):
+            hash(record)
