@@ -39,8 +39,11 @@ def test_a_bfloat16_tensor_loads_it() -> None:
     found = run(
         "t = torch.ones(3, dtype=torch.bfloat16) * 2\n"
         "out['values'] = t.float().tolist()\n"
-        "out['meta'] = repr(meta)"
+        "out['meta'] = repr(meta)\n"
+        "out['plain'] = type(meta) is TypeMeta and '__getattr__' not in vars(TypeMeta)"
     )
+    # a plain TypeMeta once loaded, and TypeMeta has no __getattr__ (its reads stay fast)
+    assert found.pop("plain") is True
     assert found["values"] == [2.0, 2.0, 2.0]
     assert found["meta"] == (
         "TypeMeta(scalar_type=<ScalarType.BFloat16: 15>, itemsize=2, name='c10::BFloat16', "

@@ -30,11 +30,13 @@ class Frozen:
     def __delattr__(self, name: str) -> None:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
+    # the fields in order: each record lists them as __match_args__ (a subclass that adds none
+    # has __slots__ = ())
     def __getstate__(self) -> list[Any]:
-        names: tuple[str, ...] = self.__slots__  # type: ignore[attr-defined]
+        names: tuple[str, ...] = self.__match_args__  # type: ignore[attr-defined]
         return [getattr(self, name) for name in names]
 
     def __setstate__(self, state: list[Any]) -> None:
-        names: tuple[str, ...] = self.__slots__  # type: ignore[attr-defined]
+        names: tuple[str, ...] = self.__match_args__  # type: ignore[attr-defined]
         for name, value in zip(names, state):
             object.__setattr__(self, name, value)

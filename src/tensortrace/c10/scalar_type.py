@@ -79,7 +79,7 @@ class TypeMeta(Frozen):
         )
 
     def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
+        if not isinstance(other, TypeMeta):  # BFloat16's before its load is one too
             return NotImplemented
         return (self.scalar_type, self.itemsize, self.name, self.numpy) == (
             other.scalar_type,  # type: ignore[attr-defined]
@@ -98,25 +98,37 @@ class TypeMeta(Frozen):
     def toScalarType(self) -> ScalarType:
         return self.scalar_type
 
-    def __getattr__(self, name: str) -> Any:
-        """Called only for a field with no value: BFloat16's `numpy` before its first read
-        (Note [ml_dtypes imported on the first bfloat16 read])."""
-        if name == "numpy" and self.scalar_type is ScalarType.BFloat16:
+
+class _BFloat16MetaBeforeLoad(TypeMeta):
+    """BFloat16's TypeMeta until its `numpy` is first read (Note [ml_dtypes imported on the
+    first bfloat16 read]): the read lands in __getattr__, which fills the slot and makes the
+    object a plain TypeMeta. TypeMeta itself has no __getattr__: a class with one has its
+    attribute reads take the slow path (no LOAD_ATTR specialization), on every op."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:  # only for a field with no value
+        if name == "numpy":
             dt = _load_bfloat16() if self is _BFLOAT16_META else _BFLOAT16_META.numpy
-            object.__setattr__(self, "numpy", dt)  # a copy made before the first read
+            object.__setattr__(self, "numpy", dt)
+            object.__setattr__(self, "__class__", TypeMeta)
             return dt
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        raise AttributeError(f"'TypeMeta' object has no attribute {name!r}")
+
+
+_BFloat16MetaBeforeLoad.__qualname__ = "TypeMeta"  # its repr, if made before the first read
 
 
 # Note [ml_dtypes imported on the first bfloat16 read]
 # bfloat16 has no NumPy dtype of its own: ml_dtypes provides the real 16-bit format, and
 # importing it costs ~27M instructions, 5% of `import tensortrace`, for a dtype few programs
-# use. So BFloat16's TypeMeta is made with its `numpy` slot empty: the first read of it (a
-# bfloat16 tensor's allocation, numpy_dtype, a repr, an ==) lands in TypeMeta.__getattr__,
-# which imports ml_dtypes and fills the slot; every later read is the plain slot read every
-# other dtype's is. The tables keyed by NumPy dtypes (_FROM_NUMPY here, opmath's 16-bit floats)
-# take the dtype then (when_bfloat16_loaded). A NumPy bfloat16 array can only come from
-# ml_dtypes, so scalar_type_from_numpy loads it on a miss before it refuses.
+# use. So BFloat16's TypeMeta is made with its `numpy` slot empty, as a _BFloat16MetaBeforeLoad:
+# the first read of it (a bfloat16 tensor's allocation, numpy_dtype, a repr, an ==) lands in
+# its __getattr__, which imports ml_dtypes, fills the slot and makes it a plain TypeMeta; every
+# later read is the plain slot read every other dtype's is. The tables keyed by NumPy dtypes
+# (_FROM_NUMPY here, opmath's 16-bit floats) take the dtype then (when_bfloat16_loaded). A NumPy
+# bfloat16 array can only come from ml_dtypes, so scalar_type_from_numpy loads it on a miss
+# before it refuses.
 _bfloat16_waiting: list[Callable[[np.dtype], None]] | None = []
 
 
@@ -152,7 +164,7 @@ def _meta(st: ScalarType, name: str, np_type: type[Any] | None) -> TypeMeta:
 
 def _bfloat16_meta() -> TypeMeta:
     """BFloat16's TypeMeta with its `numpy` slot left empty, filled on its first read."""
-    meta = object.__new__(TypeMeta)
+    meta = object.__new__(_BFloat16MetaBeforeLoad)
     object.__setattr__(meta, "scalar_type", ScalarType.BFloat16)
     object.__setattr__(meta, "itemsize", 2)
     object.__setattr__(meta, "name", "c10::BFloat16")
