@@ -16,7 +16,6 @@ summarized tensor is never read whole: get_summarized_data gathers only its edge
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -24,13 +23,43 @@ from typing import Any
 import numpy as np
 
 
-@dataclasses.dataclass
-class __PrinterOptions:  # torch's name
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: bool | None = None
+class __PrinterOptions:  # torch's name (a dataclass there)
+    # Note [Records written out, not made by dataclass] in c10/frozen.py: what @dataclass
+    # wrote for it (eq, and so no hash)
+    __match_args__ = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        precision: int = 4,
+        threshold: float = 1000,
+        edgeitems: int = 3,
+        linewidth: int = 80,
+        sci_mode: bool | None = None,
+    ) -> None:
+        self.precision = precision
+        self.threshold = threshold
+        self.edgeitems = edgeitems
+        self.linewidth = linewidth
+        self.sci_mode = sci_mode
+
+    def _asdict(self) -> dict[str, Any]:
+        return {
+            "precision": self.precision,
+            "threshold": self.threshold,
+            "edgeitems": self.edgeitems,
+            "linewidth": self.linewidth,
+            "sci_mode": self.sci_mode,
+        }
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in self._asdict().items())
+        return f"{type(self).__qualname__}({fields})"
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._asdict() == other._asdict()  # type: ignore[attr-defined]
 
 
 PRINT_OPTS = __PrinterOptions()
@@ -73,7 +102,7 @@ def set_printoptions(
 
 
 def get_printoptions() -> dict[str, Any]:
-    return dataclasses.asdict(PRINT_OPTS)
+    return PRINT_OPTS._asdict()
 
 
 @contextlib.contextmanager

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-import traceback
 from typing import Any
 
 import tensortrace as torch
@@ -105,6 +104,8 @@ class ExceptionWrapper:
         if exc_info is None:
             exc_info = sys.exc_info()
         self.exc_type = exc_info[0]
+        import traceback  # here: nothing at import needs the module
+
         self.exc_msg = "".join(traceback.format_exception(*exc_info))
         self.where = where
 

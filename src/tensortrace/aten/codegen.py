@@ -35,7 +35,7 @@ from tensortrace.aten.empty_tensor import (
     empty_strided_meta,
 )
 from tensortrace.aten.function_schema import FunctionSchema, Type
-from tensortrace.aten.native.registry import NATIVE_FUNCTIONS
+from tensortrace.aten.native.registry import native_overloads
 from tensortrace.aten.native.resize import resize_output, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
@@ -423,7 +423,7 @@ def kernel_on_first_lookup(
 def _native_kernel(
     native_name: str, op: OperatorHandle, device_check: Sequence[tuple[int, str]]
 ) -> KernelFunction:
-    fn = adapt_to_schema(pick_overload(NATIVE_FUNCTIONS[native_name], op.schema), op.schema)
+    fn = adapt_to_schema(pick_overload(native_overloads(native_name), op.schema), op.schema)
     if device_check:
         fn = _with_device_check(
             fn, device_check, f"wrapper_CUDA_{op.schema.overload_name}_{op.schema.name}"

@@ -21,7 +21,6 @@ import copy
 import os
 import struct
 import threading
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -84,15 +83,40 @@ def getNonDeterministicRandom() -> int:  # PyTorch's name
     return int.from_bytes(os.urandom(8), "little")
 
 
-@dataclass
 class mt19937_data_pod:  # PyTorch's name
     """The engine's plain-old-data state, used by get_rng_state / set_rng_state."""
 
-    seed_: int
-    left_: int
-    seeded_: bool
-    next_: int
-    state_: np.ndarray = field(repr=False)  # uint32[624]
+    # Note [Records written out, not made by dataclass] in c10/frozen.py: what @dataclass
+    # wrote for it (eq, and so no hash; state_ not in the repr)
+    __match_args__ = ("seed_", "left_", "seeded_", "next_", "state_")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self, seed_: int, left_: int, seeded_: bool, next_: int, state_: np.ndarray
+    ) -> None:
+        self.seed_ = seed_
+        self.left_ = left_
+        self.seeded_ = seeded_
+        self.next_ = next_
+        self.state_ = state_  # uint32[624]
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(seed_={self.seed_!r}, left_={self.left_!r}, "
+            f"seeded_={self.seeded_!r}, next_={self.next_!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: mt19937_data_pod = other  # type: ignore[assignment]
+        return (self.seed_, self.left_, self.seeded_, self.next_, self.state_) == (
+            o.seed_,
+            o.left_,
+            o.seeded_,
+            o.next_,
+            o.state_,
+        )
 
 
 def _init_genrand(seed: int) -> np.ndarray:

@@ -10,9 +10,9 @@ are keyword-only, and the alias annotations that mark in-place (`Tensor(a!)`) an
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
+from tensortrace.c10.frozen import Frozen
 from tensortrace.c10.scalar_type import ScalarType
 
 # Note [Patterns compiled on first use]
@@ -30,16 +30,60 @@ _TYPE_PATTERN = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Type:
+class Type(Frozen):
     """An argument type: `Tensor`, `int[]`, `SymInt[1]`, `Tensor?`, `ScalarType?`..."""
 
+    # Note [Records written out, not made by dataclass] in c10/frozen.py
+    __slots__ = ("base", "is_list", "list_size", "optional", "alias", "elem_optional")
+    __match_args__ = ("base", "is_list", "list_size", "optional", "alias", "elem_optional")
+
     base: str
-    is_list: bool = False
-    list_size: int | None = None
-    optional: bool = False
-    alias: str | None = None  # "a" for a view of input a, "a!" for a write to it
-    elem_optional: bool = False  # Tensor?[]: the list's elements may be None
+    is_list: bool
+    list_size: int | None
+    optional: bool
+    alias: str | None  # "a" for a view of input a, "a!" for a write to it
+    elem_optional: bool  # Tensor?[]: the list's elements may be None
+
+    def __init__(
+        self,
+        base: str,
+        is_list: bool = False,
+        list_size: int | None = None,
+        optional: bool = False,
+        alias: str | None = None,
+        elem_optional: bool = False,
+    ) -> None:
+        object.__setattr__(self, "base", base)
+        object.__setattr__(self, "is_list", is_list)
+        object.__setattr__(self, "list_size", list_size)
+        object.__setattr__(self, "optional", optional)
+        object.__setattr__(self, "alias", alias)
+        object.__setattr__(self, "elem_optional", elem_optional)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.base,
+            self.is_list,
+            self.list_size,
+            self.optional,
+            self.alias,
+            self.elem_optional,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(base={self.base!r}, is_list={self.is_list!r}, "
+            f"list_size={self.list_size!r}, optional={self.optional!r}, alias={self.alias!r}, "
+            f"elem_optional={self.elem_optional!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
 
     @property
     def is_tensor_like(self) -> bool:
@@ -56,12 +100,41 @@ class Type:
         return f"{self.base}{alias}{elem}{lst}{'?' if self.optional else ''}"
 
 
-@dataclass(frozen=True, slots=True)
-class Argument:
+class Argument(Frozen):
+    # Note [Records written out, not made by dataclass] in c10/frozen.py
+    __slots__ = ("name", "type", "default", "kwarg_only")
+    __match_args__ = ("name", "type", "default", "kwarg_only")
+
     name: str
     type: Type
     default: str | None
     kwarg_only: bool
+
+    def __init__(self, name: str, type: Type, default: str | None, kwarg_only: bool) -> None:  # noqa: A002 - the field's name
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "default", default)
+        object.__setattr__(self, "kwarg_only", kwarg_only)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(name={self.name!r}, type={self.type!r}, "
+            f"default={self.default!r}, kwarg_only={self.kwarg_only!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: Argument = other  # type: ignore[assignment]
+        return (self.name, self.type, self.default, self.kwarg_only) == (
+            o.name,
+            o.type,
+            o.default,
+            o.kwarg_only,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.type, self.default, self.kwarg_only))
 
     @property
     def has_default(self) -> bool:
@@ -75,17 +148,73 @@ class Argument:
         return f"{self.type} {self.name}{default}"
 
 
-@dataclass(frozen=True, slots=True)
-class FunctionSchema:
+class FunctionSchema(Frozen):
+    # Note [Records written out, not made by dataclass] in c10/frozen.py
+    __slots__ = ("name", "overload_name", "arguments", "returns", "return_names", "namespace")
+    __match_args__ = ("name", "overload_name", "arguments", "returns", "return_names", "namespace")
+
     name: str
     overload_name: str
     arguments: tuple[Argument, ...]
     returns: tuple[Type, ...]
     # `-> (Tensor values, Tensor indices)`: the names a Python namedtuple result takes
-    return_names: tuple[str, ...] = ()
+    return_names: tuple[str, ...]
     # the library that defined the op: "aten" for native_functions.yaml, else a
     # torch.library.Library's namespace (`myns::foo`)
-    namespace: str = "aten"
+    namespace: str
+
+    def __init__(
+        self,
+        name: str,
+        overload_name: str,
+        arguments: tuple[Argument, ...],
+        returns: tuple[Type, ...],
+        return_names: tuple[str, ...] = (),
+        namespace: str = "aten",
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "overload_name", overload_name)
+        object.__setattr__(self, "arguments", arguments)
+        object.__setattr__(self, "returns", returns)
+        object.__setattr__(self, "return_names", return_names)
+        object.__setattr__(self, "namespace", namespace)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.name,
+            self.overload_name,
+            self.arguments,
+            self.returns,
+            self.return_names,
+            self.namespace,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(name={self.name!r}, "
+            f"overload_name={self.overload_name!r}, arguments={self.arguments!r}, "
+            f"returns={self.returns!r}, return_names={self.return_names!r}, "
+            f"namespace={self.namespace!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def with_namespace(self, namespace: str) -> FunctionSchema:
+        """A copy in another library's namespace (dataclasses.replace, as it was)."""
+        return FunctionSchema(
+            self.name,
+            self.overload_name,
+            self.arguments,
+            self.returns,
+            self.return_names,
+            namespace,
+        )
 
     @property
     def qualified_name(self) -> str:

@@ -21,7 +21,6 @@ from __future__ import annotations
 import os
 import sys
 import threading
-import traceback
 import warnings
 from typing import Any
 
@@ -85,6 +84,8 @@ def _warn(message: str) -> None:
 def format_stack() -> list[str]:
     """torch.fx.traceback.format_stack as store_stack calls it: the Python stack, one string
     per frame, without the runtime's own frames at its end (torch's are C++)."""
+    import traceback  # here: anomaly mode is rare, and nothing else at import needs it
+
     frames = traceback.extract_stack()[:-1]
     while frames and _runtime_frame(frames[-1].filename):
         frames.pop()

@@ -11,13 +11,13 @@ DifferentiabilityInfo, whose formulas are plain defs there. This module holds th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.autograd.engine import current_graph_task
 from tensortrace.autograd.function import Node
 from tensortrace.autograd.saved_variable import SavedVariable
+from tensortrace.c10.frozen import Frozen
 from tensortrace.c10.scalar_type import isComplexType, isFloatingType
 from tensortrace.csrc.python_variable import THPVariable_Wrap
 
@@ -44,28 +44,114 @@ def _property(t: Any, prop: str) -> Any:
     return (t.sizes(), t.strides(), t.storage_offset(), t.scalar_type())  # geometry
 
 
-@dataclass(frozen=True)
-class Formula:
+class Formula(Frozen):
     """One formula of a Node: the inputs it gives gradients for, and the generated def that
     computes them from the Node's saved values (`v`, a dict name -> value)."""
+
+    # Note [Records written out, not made by dataclass] in c10/frozen.py
+    __slots__ = ("inputs", "fn", "names")
+    __match_args__ = ("inputs", "fn", "names")
 
     inputs: tuple[str, ...]
     fn: Callable[[dict[str, Any]], Any]
     names: frozenset[str]  # the names it reads
 
+    def __init__(
+        self, inputs: tuple[str, ...], fn: Callable[[dict[str, Any]], Any], names: frozenset[str]
+    ) -> None:
+        object.__setattr__(self, "inputs", inputs)
+        object.__setattr__(self, "fn", fn)
+        object.__setattr__(self, "names", names)
 
-@dataclass(frozen=True)
-class DifferentiabilityInfo:
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(inputs={self.inputs!r}, fn={self.fn!r}, "
+            f"names={self.names!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: Formula = other  # type: ignore[assignment]
+        return (self.inputs, self.fn, self.names) == (o.inputs, o.fn, o.names)
+
+    def __hash__(self) -> int:
+        return hash((self.inputs, self.fn, self.names))
+
+
+class DifferentiabilityInfo(Frozen):
     """load_derivatives.DifferentiabilityInfo: what a Node knows of its derivatives.yaml entry."""
+
+    # Note [Records written out, not made by dataclass] in c10/frozen.py
+    __slots__ = (
+        "name",
+        "formulas",
+        "diff_inputs",
+        "properties",
+        "list_properties",
+        "output_differentiability",
+    )
+    __match_args__ = (
+        "name",
+        "formulas",
+        "diff_inputs",
+        "properties",
+        "list_properties",
+        "output_differentiability",
+    )
 
     name: str  # full name, `add.Tensor`
     formulas: tuple[Formula, ...]
     diff_inputs: tuple[str, ...]  # in schema order
-    properties: dict[str, tuple[str, str]] = field(default_factory=dict)  # saved name -> (arg, p)
-    list_properties: dict[str, tuple[str, str]] = field(default_factory=dict)
+    properties: dict[str, tuple[str, str]]  # saved name -> (arg, p)
+    list_properties: dict[str, tuple[str, str]]
     # `output_differentiability: [True, False]`: only those outputs take the Node as grad_fn
     # (nll_loss_forward's total_weight does not require grad), so it has one input per True
-    output_differentiability: tuple[bool, ...] | None = None
+    output_differentiability: tuple[bool, ...] | None
+
+    def __init__(
+        self,
+        name: str,
+        formulas: tuple[Formula, ...],
+        diff_inputs: tuple[str, ...],
+        properties: dict[str, tuple[str, str]] | None = None,  # None: a new {}
+        list_properties: dict[str, tuple[str, str]] | None = None,  # None: a new {}
+        output_differentiability: tuple[bool, ...] | None = None,
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "formulas", formulas)
+        object.__setattr__(self, "diff_inputs", diff_inputs)
+        object.__setattr__(self, "properties", {} if properties is None else properties)
+        object.__setattr__(
+            self, "list_properties", {} if list_properties is None else list_properties
+        )
+        object.__setattr__(self, "output_differentiability", output_differentiability)
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.name,
+            self.formulas,
+            self.diff_inputs,
+            self.properties,
+            self.list_properties,
+            self.output_differentiability,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(name={self.name!r}, formulas={self.formulas!r}, "
+            f"diff_inputs={self.diff_inputs!r}, properties={self.properties!r}, "
+            f"list_properties={self.list_properties!r}, "
+            f"output_differentiability={self.output_differentiability!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._fields())  # a TypeError, as the dicts in it are unhashable
 
 
 # ---- the generated Nodes' base (Functions.h) ---------------------------------------------------

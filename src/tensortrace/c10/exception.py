@@ -8,7 +8,6 @@ doubles as an ostream prints them (`2`, `0.5`, `1e-07`).
 
 from __future__ import annotations
 
-import traceback
 from typing import Any, NoReturn
 
 
@@ -64,6 +63,8 @@ def torchCheckFailAt(function: str, location: str, *msg: Any) -> NoReturn:
 def what(error: BaseException) -> str:
     """c10::Error::what() of an error raised by torchCheckFailAt."""
     function, location = getattr(error, "c10_source_location", ("<unknown>", "<unknown>"))
+    import traceback  # here: what() is rare, and nothing else at import needs the module
+
     frames = reversed(traceback.extract_tb(error.__traceback__))
     lines = [f"frame #{i}: {f.name} ({f.filename}:{f.lineno})\n" for i, f in enumerate(frames)]
     return (

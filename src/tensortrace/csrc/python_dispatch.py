@@ -9,7 +9,6 @@ Mirrors `torch/csrc/utils/python_dispatch.cpp` (initDispatchBindings, PythonKern
 
 from __future__ import annotations
 
-import dataclasses
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -66,7 +65,7 @@ def parse_library_schema(text: str, namespace: str) -> FunctionSchema:
         if base not in _SCHEMA_TYPES:
             at = text.find(base, offset)
             raise RuntimeError(_UNKNOWN_TYPE + _here(text, at, len(base)))
-    return dataclasses.replace(schema, namespace=namespace)
+    return schema.with_namespace(namespace)
 
 
 # ---- dispatch keys --------------------------------------------------------------------------

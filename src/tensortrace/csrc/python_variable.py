@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import _thread
 import itertools
-import traceback
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -73,6 +72,8 @@ def end_handle_th_errors(exc: Exception) -> Exception:
     traceback cut at the binding."""
     tb = exc.__traceback__
     if tb is not None:
+        import traceback  # here, on the error path: nothing at import needs the module
+
         traceback.clear_frames(tb)
     del tb
     return exc.with_traceback(None)

@@ -108,6 +108,18 @@ def outputs() -> dict[Path, str]:
         files[folder / "__init__.py"] = _init(package, loaded)
         for name, source in sources.items():
             files[folder / f"{name}.py"] = source
+    # Note [Native modules imported on first lookup] in aten/native/registry.py
+    from tensortrace.torchgen.gen_native_index import native_index_code
+
+    files[Path(PACKAGES["tensortrace.aten.generated"]) / "native_index.py"] = render(
+        "Which aten/native module registers each name, for the registries' lookups that miss:\n"
+        "Note [Native modules imported on first lookup] in aten/native/registry.py. NATIVES:\n"
+        "at::native functions; META, IMPL: structured kernels' meta and impl functions;\n"
+        "CPU_KERNELS, CUDA_KERNELS: the stubs' REGISTER_DISPATCH and REGISTER_CUDA_DISPATCH\n"
+        "(a stub with a CPU kernel and none here gets one made by cuda/kernels.py).",
+        native_index_code(),
+        "the imports of aten/native's modules",
+    )
     # the wrappers need every @traced function defined: import the whole package
     from tensortrace.torchgen.gen_traced_wrappers import gen_traced_wrappers, import_everything
 

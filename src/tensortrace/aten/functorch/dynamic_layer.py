@@ -10,17 +10,44 @@ operators their randomness mode; torch includes it through the DynamicLayerFront
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
 from tensortrace.c10.dispatch_key import DispatchKey
+from tensortrace.c10.frozen import Frozen
 from tensortrace.c10.local_dispatch_key_set import _tls
 
 
-@dataclass(frozen=True)
-class VmapInterpreter:
+class VmapInterpreter(Frozen):
+    # Note [Records written out, not made by dataclass] in c10/frozen.py
+    __slots__ = ("level", "batch_size", "randomness")
+    __match_args__ = ("level", "batch_size", "randomness")
+
     level: int
     batch_size: int
     randomness: str  # "error", "same" or "different"
+
+    def __init__(self, level: int, batch_size: int, randomness: str) -> None:
+        object.__setattr__(self, "level", level)
+        object.__setattr__(self, "batch_size", batch_size)
+        object.__setattr__(self, "randomness", randomness)
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(level={self.level!r}, batch_size={self.batch_size!r}, "
+            f"randomness={self.randomness!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: VmapInterpreter = other  # type: ignore[assignment]
+        return (self.level, self.batch_size, self.randomness) == (
+            o.level,
+            o.batch_size,
+            o.randomness,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.level, self.batch_size, self.randomness))
 
 
 _stack: list[VmapInterpreter] = []

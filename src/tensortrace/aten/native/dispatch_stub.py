@@ -46,13 +46,48 @@ class DispatchStub:
     def get_call_ptr(self, device_type: DeviceType) -> Callable[..., Any]:
         if device_type == DeviceType.CPU:
             kernel = self.cpu_dispatch_ptr
+            if kernel is None:  # Note [Native modules imported on first lookup] in registry.py
+                kernel = self._load_cpu_kernel()
             TORCH_CHECK(kernel is not None, "DispatchStub: missing CPU kernel for ", self.name)
         elif device_type == DeviceType.CUDA:
             kernel = self.cuda_dispatch_ptr
+            if kernel is None:
+                kernel = self._load_cuda_kernel()
             TORCH_CHECK(kernel is not None, "DispatchStub: missing CUDA kernel")
         else:
             TORCH_CHECK(False, "DispatchStub: unsupported device type", device_type.lower())
         return kernel  # type: ignore[return-value]
+
+    def _load_cpu_kernel(self) -> Callable[..., Any] | None:
+        """Import the module that registers this stub's CPU kernel (its REGISTER_DISPATCH)."""
+        from tensortrace.aten.generated.native_index import CPU_KERNELS
+        from tensortrace.aten.native.registry import import_native
+
+        module = CPU_KERNELS.get(self.name)
+        if module is not None:
+            import_native(module)
+        else:  # not indexed (a stale index): every module
+            from tensortrace.aten import native
+
+            native.import_all()
+        return self.cpu_dispatch_ptr
+
+    def _load_cuda_kernel(self) -> Callable[..., Any] | None:
+        """This stub's CUDA kernel: the module that registers its own (REGISTER_CUDA_DISPATCH)
+        imported, else one made from its CPU kernel (cuda/kernels.py's register_cuda_kernel)."""
+        from tensortrace.aten.generated.native_index import CUDA_KERNELS
+        from tensortrace.aten.native.registry import import_native
+
+        module = CUDA_KERNELS.get(self.name)
+        if module is not None:
+            import_native(module)
+        if self.cuda_dispatch_ptr is None and (
+            self.cpu_dispatch_ptr is not None or self._load_cpu_kernel() is not None
+        ):
+            from tensortrace.aten.native.cuda.kernels import register_cuda_kernel
+
+            register_cuda_kernel(self.name, self)
+        return self.cuda_dispatch_ptr
 
     def __call__(self, device_type: DeviceType, *args: Any) -> Any:
         rec = recorder.current

@@ -10,8 +10,6 @@ is complex32 (a complex number keeps a floating tensor's value type).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
@@ -28,11 +26,38 @@ from tensortrace.c10.scalar_type import (
 U = ScalarType.Undefined
 
 
-@dataclass(slots=True)
 class ResultTypeState:
-    dimResult: ScalarType = U  # PyTorch's field names
-    wrappedResult: ScalarType = U
-    zeroResult: ScalarType = U
+    # Note [Records written out, not made by dataclass] in c10/frozen.py: what
+    # @dataclass(slots=True) wrote for it (eq, and so no hash)
+    __slots__ = ("dimResult", "wrappedResult", "zeroResult")  # PyTorch's field names
+    __match_args__ = ("dimResult", "wrappedResult", "zeroResult")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        dimResult: ScalarType = U,  # noqa: N803 - the field's name
+        wrappedResult: ScalarType = U,  # noqa: N803
+        zeroResult: ScalarType = U,  # noqa: N803
+    ) -> None:
+        self.dimResult = dimResult
+        self.wrappedResult = wrappedResult
+        self.zeroResult = zeroResult
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(dimResult={self.dimResult!r}, "
+            f"wrappedResult={self.wrappedResult!r}, zeroResult={self.zeroResult!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: ResultTypeState = other  # type: ignore[assignment]
+        return (self.dimResult, self.wrappedResult, self.zeroResult) == (
+            o.dimResult,
+            o.wrappedResult,
+            o.zeroResult,
+        )
 
 
 def promote_skip_undefined(a: ScalarType, b: ScalarType) -> ScalarType:

@@ -10,7 +10,6 @@ into the dicts that torch.cuda._memory_viz reads.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 from enum import IntEnum
 from types import FrameType
 from typing import Any
@@ -41,40 +40,169 @@ ACTIONS = (
 )
 
 
-@dataclass(slots=True)
+# Note [Records written out, not made by dataclass] in c10/frozen.py: these three are plain
+# classes with what @dataclass(slots=True) wrote for them (eq, and so no hash)
 class TraceEntry:
     """One step of the allocator's history (TraceEntry in CUDACachingAllocator.h)."""
 
-    action: str
-    device: int
-    addr: int  # the free device memory for "oom"
-    size: int
-    stream: int
-    time_us: int
-    frames: Frames | None = None
+    __slots__ = ("action", "device", "addr", "size", "stream", "time_us", "frames")
+    __match_args__ = ("action", "device", "addr", "size", "stream", "time_us", "frames")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        action: str,
+        device: int,
+        addr: int,  # the free device memory for "oom"
+        size: int,
+        stream: int,
+        time_us: int,
+        frames: Frames | None = None,
+    ) -> None:
+        self.action = action
+        self.device = device
+        self.addr = addr
+        self.size = size
+        self.stream = stream
+        self.time_us = time_us
+        self.frames = frames
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.action,
+            self.device,
+            self.addr,
+            self.size,
+            self.stream,
+            self.time_us,
+            self.frames,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(action={self.action!r}, device={self.device!r}, "
+            f"addr={self.addr!r}, size={self.size!r}, stream={self.stream!r}, "
+            f"time_us={self.time_us!r}, frames={self.frames!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
 
 
-@dataclass(slots=True)
 class BlockInfo:
-    size: int
-    requested_size: int
-    allocated: bool
-    active: bool
-    frames: Frames | None
+    __slots__ = ("size", "requested_size", "allocated", "active", "frames")
+    __match_args__ = ("size", "requested_size", "allocated", "active", "frames")
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self, size: int, requested_size: int, allocated: bool, active: bool, frames: Frames | None
+    ) -> None:
+        self.size = size
+        self.requested_size = requested_size
+        self.allocated = allocated
+        self.active = active
+        self.frames = frames
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(size={self.size!r}, "
+            f"requested_size={self.requested_size!r}, allocated={self.allocated!r}, "
+            f"active={self.active!r}, frames={self.frames!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        o: BlockInfo = other  # type: ignore[assignment]
+        return (self.size, self.requested_size, self.allocated, self.active, self.frames) == (
+            o.size,
+            o.requested_size,
+            o.allocated,
+            o.active,
+            o.frames,
+        )
 
 
-@dataclass(slots=True)
 class SegmentInfo:
-    device: int
-    address: int
-    stream: int
-    is_large: bool
-    total_size: int = 0
-    allocated_size: int = 0
-    active_size: int = 0
-    requested_size: int = 0
-    frames: Frames | None = None
-    blocks: list[BlockInfo] = field(default_factory=list)
+    __slots__ = (
+        "device",
+        "address",
+        "stream",
+        "is_large",
+        "total_size",
+        "allocated_size",
+        "active_size",
+        "requested_size",
+        "frames",
+        "blocks",
+    )
+    __match_args__ = (
+        "device",
+        "address",
+        "stream",
+        "is_large",
+        "total_size",
+        "allocated_size",
+        "active_size",
+        "requested_size",
+        "frames",
+        "blocks",
+    )
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        device: int,
+        address: int,
+        stream: int,
+        is_large: bool,
+        total_size: int = 0,
+        allocated_size: int = 0,
+        active_size: int = 0,
+        requested_size: int = 0,
+        frames: Frames | None = None,
+        blocks: list[BlockInfo] | None = None,  # None: a new []
+    ) -> None:
+        self.device = device
+        self.address = address
+        self.stream = stream
+        self.is_large = is_large
+        self.total_size = total_size
+        self.allocated_size = allocated_size
+        self.active_size = active_size
+        self.requested_size = requested_size
+        self.frames = frames
+        self.blocks = [] if blocks is None else blocks
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (
+            self.device,
+            self.address,
+            self.stream,
+            self.is_large,
+            self.total_size,
+            self.allocated_size,
+            self.active_size,
+            self.requested_size,
+            self.frames,
+            self.blocks,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__qualname__}(device={self.device!r}, address={self.address!r}, "
+            f"stream={self.stream!r}, is_large={self.is_large!r}, "
+            f"total_size={self.total_size!r}, allocated_size={self.allocated_size!r}, "
+            f"active_size={self.active_size!r}, requested_size={self.requested_size!r}, "
+            f"frames={self.frames!r}, blocks={self.blocks!r})"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
 
 
 class TraceEntryRingBuffer:

@@ -2386,8 +2386,63 @@ def traced_42(fn_, site_, names_):
         return result_
     return wrapper
 
+# (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
+def traced_43(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'data': data if type(data) in plain_ else summary_(type(data), describe_)(data), 'batch_sizes': batch_sizes if type(batch_sizes) in plain_ else summary_(type(batch_sizes), describe_)(batch_sizes), 'hx': hx if type(hx) in plain_ else summary_(type(hx), describe_)(hx), 'params': params if type(params) in plain_ else summary_(type(params), describe_)(params), 'has_biases': has_biases if type(has_biases) in plain_ else summary_(type(has_biases), describe_)(has_biases), 'num_layers': num_layers if type(num_layers) in plain_ else summary_(type(num_layers), describe_)(num_layers), 'dropout': dropout if type(dropout) in plain_ else summary_(type(dropout), describe_)(dropout), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train), 'bidirectional': bidirectional if type(bidirectional) in plain_ else summary_(type(bidirectional), describe_)(bidirectional)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=)
-def traced_43(fn_, site_, names_, _d6):
+def traced_44(fn_, site_, names_, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=_d6):
         rec_ = recorder.current
@@ -2442,7 +2497,7 @@ def traced_43(fn_, site_, names_, _d6):
     return wrapper
 
 # (data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation)
-def traced_44(fn_, site_, names_):
+def traced_45(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation):
         rec_ = recorder.current
@@ -2497,7 +2552,7 @@ def traced_44(fn_, site_, names_):
     return wrapper
 
 # (data_im, output_height, output_width, kernel, pad, stride, dilation)
-def traced_45(fn_, site_, names_):
+def traced_46(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(data_im, output_height, output_width, kernel, pad, stride, dilation):
         rec_ = recorder.current
@@ -2552,7 +2607,7 @@ def traced_45(fn_, site_, names_):
     return wrapper
 
 # (dst, conj, neg)
-def traced_46(fn_, site_, names_):
+def traced_47(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(dst, conj, neg):
         rec_ = recorder.current
@@ -2607,7 +2662,7 @@ def traced_46(fn_, site_, names_):
     return wrapper
 
 # (dst, src)
-def traced_47(fn_, site_, names_):
+def traced_48(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(dst, src):
         rec_ = recorder.current
@@ -2662,7 +2717,7 @@ def traced_47(fn_, site_, names_):
     return wrapper
 
 # (dst, src, nbytes, kind, stream)
-def traced_48(fn_, site_, names_):
+def traced_49(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(dst, src, nbytes, kind, stream):
         rec_ = recorder.current
@@ -2717,7 +2772,7 @@ def traced_48(fn_, site_, names_):
     return wrapper
 
 # (dual, level)
-def traced_49(fn_, site_, names_):
+def traced_50(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(dual, level):
         rec_ = recorder.current
@@ -2772,7 +2827,7 @@ def traced_49(fn_, site_, names_):
     return wrapper
 
 # (dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta)
-def traced_50(fn_, site_, names_):
+def traced_51(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta):
         rec_ = recorder.current
@@ -2827,7 +2882,7 @@ def traced_50(fn_, site_, names_):
     return wrapper
 
 # (elements, test_elements, invert, out)
-def traced_51(fn_, site_, names_):
+def traced_52(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(elements, test_elements, invert, out):
         rec_ = recorder.current
@@ -2882,7 +2937,7 @@ def traced_51(fn_, site_, names_):
     return wrapper
 
 # (elements=, test_elements=, assume_unique=, invert=, element=, test_element=)
-def traced_52(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
+def traced_53(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(elements=_d0, test_elements=_d1, assume_unique=_d2, invert=_d3, element=_d4, test_element=_d5):
         rec_ = recorder.current
@@ -2937,7 +2992,7 @@ def traced_52(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (end, out)
-def traced_53(fn_, site_, names_):
+def traced_54(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(end, out):
         rec_ = recorder.current
@@ -2992,7 +3047,7 @@ def traced_53(fn_, site_, names_):
     return wrapper
 
 # (end, start=, step=, dtype=, layout=, device=, pin_memory=)
-def traced_54(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_55(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(end, start=_d1, step=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
@@ -3047,7 +3102,7 @@ def traced_54(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (equation, tensors, path=)
-def traced_55(fn_, site_, names_, _d2):
+def traced_56(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(equation, tensors, path=_d2):
         rec_ = recorder.current
@@ -3102,7 +3157,7 @@ def traced_55(fn_, site_, names_, _d2):
     return wrapper
 
 # (f, map_location=, pickle_module=, *, weights_only=, mmap=, **pickle_load_args)
-def traced_56(fn_, site_, names_, _d1, _d2, _d4, _d5):
+def traced_57(fn_, site_, names_, _d1, _d2, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(f, map_location=_d1, pickle_module=_d2, *, weights_only=_d4, mmap=_d5, **pickle_load_args):
         rec_ = recorder.current
@@ -3154,7 +3209,7 @@ def traced_56(fn_, site_, names_, _d1, _d2, _d4, _d5):
     return wrapper
 
 # (flat)
-def traced_57(fn_, site_, names_):
+def traced_58(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(flat):
         rec_ = recorder.current
@@ -3209,7 +3264,7 @@ def traced_57(fn_, site_, names_):
     return wrapper
 
 # (from_, to)
-def traced_58(fn_, site_, names_):
+def traced_59(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(from_, to):
         rec_ = recorder.current
@@ -3264,7 +3319,7 @@ def traced_58(fn_, site_, names_):
     return wrapper
 
 # (g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx)
-def traced_59(fn_, site_, names_):
+def traced_60(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx):
         rec_ = recorder.current
@@ -3319,7 +3374,7 @@ def traced_59(fn_, site_, names_):
     return wrapper
 
 # (ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask)
-def traced_60(fn_, site_, names_):
+def traced_61(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask):
         rec_ = recorder.current
@@ -3374,7 +3429,7 @@ def traced_60(fn_, site_, names_):
     return wrapper
 
 # (go, idx, h, w)
-def traced_61(fn_, site_, names_):
+def traced_62(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(go, idx, h, w):
         rec_ = recorder.current
@@ -3429,7 +3484,7 @@ def traced_61(fn_, site_, names_):
     return wrapper
 
 # (go, idx, in_sizes)
-def traced_62(fn_, site_, names_):
+def traced_63(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(go, idx, in_sizes):
         rec_ = recorder.current
@@ -3484,7 +3539,7 @@ def traced_62(fn_, site_, names_):
     return wrapper
 
 # (go, in_shape, indices)
-def traced_63(fn_, site_, names_):
+def traced_64(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(go, in_shape, indices):
         rec_ = recorder.current
@@ -3539,7 +3594,7 @@ def traced_63(fn_, site_, names_):
     return wrapper
 
 # (go, in_shape, plan, opmath)
-def traced_64(fn_, site_, names_):
+def traced_65(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(go, in_shape, plan, opmath):
         rec_ = recorder.current
@@ -3594,7 +3649,7 @@ def traced_64(fn_, site_, names_):
     return wrapper
 
 # (go, mats)
-def traced_65(fn_, site_, names_):
+def traced_66(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(go, mats):
         rec_ = recorder.current
@@ -3649,7 +3704,7 @@ def traced_65(fn_, site_, names_):
     return wrapper
 
 # (go, shape, index)
-def traced_66(fn_, site_, names_):
+def traced_67(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(go, shape, index):
         rec_ = recorder.current
@@ -3704,7 +3759,7 @@ def traced_66(fn_, site_, names_):
     return wrapper
 
 # (go, windows, in_sizes)
-def traced_67(fn_, site_, names_):
+def traced_68(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(go, windows, in_sizes):
         rec_ = recorder.current
@@ -3759,7 +3814,7 @@ def traced_67(fn_, site_, names_):
     return wrapper
 
 # (go, x, grid, mode, padding_mode, align_corners, mask)
-def traced_68(fn_, site_, names_):
+def traced_69(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(go, x, grid, mode, padding_mode, align_corners, mask):
         rec_ = recorder.current
@@ -3814,7 +3869,7 @@ def traced_68(fn_, site_, names_):
     return wrapper
 
 # (go, x, w, stride, padding, dilation, groups, mask)
-def traced_69(fn_, site_, names_):
+def traced_70(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(go, x, w, stride, padding, dilation, groups, mask):
         rec_ = recorder.current
@@ -3869,7 +3924,7 @@ def traced_69(fn_, site_, names_):
     return wrapper
 
 # (grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse)
-def traced_70(fn_, site_, names_):
+def traced_71(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse):
         rec_ = recorder.current
@@ -3924,7 +3979,7 @@ def traced_70(fn_, site_, names_):
     return wrapper
 
 # (grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=)
-def traced_71(fn_, site_, names_, _d9):
+def traced_72(fn_, site_, names_, _d9):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=_d9):
         rec_ = recorder.current
@@ -3979,7 +4034,7 @@ def traced_71(fn_, site_, names_, _d9):
     return wrapper
 
 # (grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=)
-def traced_72(fn_, site_, names_, _d11):
+def traced_73(fn_, site_, names_, _d11):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=_d11):
         rec_ = recorder.current
@@ -4034,7 +4089,7 @@ def traced_72(fn_, site_, names_, _d11):
     return wrapper
 
 # (grad, input_size, batch_sizes, batch_first)
-def traced_73(fn_, site_, names_):
+def traced_74(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad, input_size, batch_sizes, batch_first):
         rec_ = recorder.current
@@ -4089,7 +4144,7 @@ def traced_73(fn_, site_, names_):
     return wrapper
 
 # (grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=)
-def traced_74(fn_, site_, names_, _d8):
+def traced_75(fn_, site_, names_, _d8):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=_d8):
         rec_ = recorder.current
@@ -4144,7 +4199,7 @@ def traced_74(fn_, site_, names_, _d8):
     return wrapper
 
 # (grad, size, align_corners)
-def traced_75(fn_, site_, names_):
+def traced_76(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad, size, align_corners):
         rec_ = recorder.current
@@ -4199,7 +4254,7 @@ def traced_75(fn_, site_, names_):
     return wrapper
 
 # (grad, weight, indices, offsets, offset2bag, mode, padding_idx=)
-def traced_76(fn_, site_, names_, _d6):
+def traced_77(fn_, site_, names_, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad, weight, indices, offsets, offset2bag, mode, padding_idx=_d6):
         rec_ = recorder.current
@@ -4254,7 +4309,7 @@ def traced_76(fn_, site_, names_, _d6):
     return wrapper
 
 # (grad, x1, x2, p, cdist)
-def traced_77(fn_, site_, names_):
+def traced_78(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad, x1, x2, p, cdist):
         rec_ = recorder.current
@@ -4309,7 +4364,7 @@ def traced_77(fn_, site_, names_):
     return wrapper
 
 # (grad_in, grad, dim, size, step)
-def traced_78(fn_, site_, names_):
+def traced_79(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_in, grad, dim, size, step):
         rec_ = recorder.current
@@ -4364,7 +4419,7 @@ def traced_78(fn_, site_, names_):
     return wrapper
 
 # (grad_in, input_sizes, dim, size, step)
-def traced_79(fn_, site_, names_):
+def traced_80(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_in, input_sizes, dim, size, step):
         rec_ = recorder.current
@@ -4418,8 +4473,63 @@ def traced_79(fn_, site_, names_):
         return result_
     return wrapper
 
+# (grad_input, grad, output, dim)
+def traced_81(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(grad_input, grad, output, dim):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(grad_input, grad, output, dim)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (grad_input, grad, output, dim), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input), 'grad': grad if type(grad) in plain_ else summary_(type(grad), describe_)(grad), 'output': output if type(output) in plain_ else summary_(type(output), describe_)(output), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (grad_input, grad, output, dim), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(grad_input, grad, output, dim)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction)
-def traced_80(fn_, site_, names_):
+def traced_82(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction):
         rec_ = recorder.current
@@ -4474,7 +4584,7 @@ def traced_80(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_output, input, target, reduction, is_target, nframe, dim)
-def traced_81(fn_, site_, names_):
+def traced_83(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_input, grad_output, input, target, reduction, is_target, nframe, dim):
         rec_ = recorder.current
@@ -4529,7 +4639,7 @@ def traced_81(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight)
-def traced_82(fn_, site_, names_):
+def traced_84(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight):
         rec_ = recorder.current
@@ -4584,7 +4694,7 @@ def traced_82(fn_, site_, names_):
     return wrapper
 
 # (grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train)
-def traced_83(fn_, site_, names_):
+def traced_85(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train):
         rec_ = recorder.current
@@ -4639,7 +4749,7 @@ def traced_83(fn_, site_, names_):
     return wrapper
 
 # (grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask)
-def traced_84(fn_, site_, names_):
+def traced_86(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask):
         rec_ = recorder.current
@@ -4694,7 +4804,7 @@ def traced_84(fn_, site_, names_):
     return wrapper
 
 # (grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask)
-def traced_85(fn_, site_, names_):
+def traced_87(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask):
         rec_ = recorder.current
@@ -4749,7 +4859,7 @@ def traced_85(fn_, site_, names_):
     return wrapper
 
 # (grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask)
-def traced_86(fn_, site_, names_):
+def traced_88(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask):
         rec_ = recorder.current
@@ -4804,7 +4914,7 @@ def traced_86(fn_, site_, names_):
     return wrapper
 
 # (grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity)
-def traced_87(fn_, site_, names_):
+def traced_89(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity):
         rec_ = recorder.current
@@ -4859,7 +4969,7 @@ def traced_87(fn_, site_, names_):
     return wrapper
 
 # (grad_output, indices, num_weights, padding_idx, scale_grad_by_freq)
-def traced_88(fn_, site_, names_):
+def traced_90(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, indices, num_weights, padding_idx, scale_grad_by_freq):
         rec_ = recorder.current
@@ -4914,7 +5024,7 @@ def traced_88(fn_, site_, names_):
     return wrapper
 
 # (grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask)
-def traced_89(fn_, site_, names_):
+def traced_91(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask):
         rec_ = recorder.current
@@ -4969,7 +5079,7 @@ def traced_89(fn_, site_, names_):
     return wrapper
 
 # (grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask)
-def traced_90(fn_, site_, names_):
+def traced_92(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask):
         rec_ = recorder.current
@@ -5024,7 +5134,7 @@ def traced_90(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self)
-def traced_91(fn_, site_, names_):
+def traced_93(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self):
         rec_ = recorder.current
@@ -5079,7 +5189,7 @@ def traced_91(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, buffer)
-def traced_92(fn_, site_, names_):
+def traced_94(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, buffer):
         rec_ = recorder.current
@@ -5134,7 +5244,7 @@ def traced_92(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, buffer, grad_input)
-def traced_93(fn_, site_, names_):
+def traced_95(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, buffer, grad_input):
         rec_ = recorder.current
@@ -5189,7 +5299,7 @@ def traced_93(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, dim)
-def traced_94(fn_, site_, names_):
+def traced_96(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, dim):
         rec_ = recorder.current
@@ -5244,7 +5354,7 @@ def traced_94(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, dim, grad_input)
-def traced_95(fn_, site_, names_):
+def traced_97(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, dim, grad_input):
         rec_ = recorder.current
@@ -5299,7 +5409,7 @@ def traced_95(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
-def traced_96(fn_, site_, names_):
+def traced_98(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
         rec_ = recorder.current
@@ -5354,7 +5464,7 @@ def traced_96(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices)
-def traced_97(fn_, site_, names_):
+def traced_99(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
         rec_ = recorder.current
@@ -5409,7 +5519,7 @@ def traced_97(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, min_val, max_val)
-def traced_98(fn_, site_, names_):
+def traced_100(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, min_val, max_val):
         rec_ = recorder.current
@@ -5464,7 +5574,7 @@ def traced_98(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, min_val, max_val, grad_input)
-def traced_99(fn_, site_, names_):
+def traced_101(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, min_val, max_val, grad_input):
         rec_ = recorder.current
@@ -5519,7 +5629,7 @@ def traced_99(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, noise, lower, upper, training, self_is_result)
-def traced_100(fn_, site_, names_):
+def traced_102(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, noise, lower, upper, training, self_is_result):
         rec_ = recorder.current
@@ -5574,7 +5684,7 @@ def traced_100(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, padding)
-def traced_101(fn_, site_, names_):
+def traced_103(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, padding):
         rec_ = recorder.current
@@ -5629,7 +5739,7 @@ def traced_101(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, p, margin, weight, reduction, grad_input)
-def traced_102(fn_, site_, names_):
+def traced_104(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, p, margin, weight, reduction, grad_input):
         rec_ = recorder.current
@@ -5684,7 +5794,7 @@ def traced_102(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, p, margin, weight=, reduction=)
-def traced_103(fn_, site_, names_, _d5, _d6):
+def traced_105(fn_, site_, names_, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, p, margin, weight=_d5, reduction=_d6):
         rec_ = recorder.current
@@ -5739,7 +5849,7 @@ def traced_103(fn_, site_, names_, _d5, _d6):
     return wrapper
 
 # (grad_output, self, target, reduction)
-def traced_104(fn_, site_, names_):
+def traced_106(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, reduction):
         rec_ = recorder.current
@@ -5794,7 +5904,7 @@ def traced_104(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, beta)
-def traced_105(fn_, site_, names_):
+def traced_107(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, reduction, beta):
         rec_ = recorder.current
@@ -5849,7 +5959,7 @@ def traced_105(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, beta, grad_input)
-def traced_106(fn_, site_, names_):
+def traced_108(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, reduction, beta, grad_input):
         rec_ = recorder.current
@@ -5904,7 +6014,7 @@ def traced_106(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, delta)
-def traced_107(fn_, site_, names_):
+def traced_109(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, reduction, delta):
         rec_ = recorder.current
@@ -5959,7 +6069,7 @@ def traced_107(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, delta, grad_input)
-def traced_108(fn_, site_, names_):
+def traced_110(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, reduction, delta, grad_input):
         rec_ = recorder.current
@@ -6014,7 +6124,7 @@ def traced_108(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, grad_input)
-def traced_109(fn_, site_, names_):
+def traced_111(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, reduction, grad_input):
         rec_ = recorder.current
@@ -6069,7 +6179,7 @@ def traced_109(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, is_target)
-def traced_110(fn_, site_, names_):
+def traced_112(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, reduction, is_target):
         rec_ = recorder.current
@@ -6124,7 +6234,7 @@ def traced_110(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, reduction, is_target, grad_input)
-def traced_111(fn_, site_, names_):
+def traced_113(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, reduction, is_target, grad_input):
         rec_ = recorder.current
@@ -6179,7 +6289,7 @@ def traced_111(fn_, site_, names_):
     return wrapper
 
 # (grad_output, self, target, weight=, reduction=)
-def traced_112(fn_, site_, names_, _d3, _d4):
+def traced_114(fn_, site_, names_, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, target, weight=_d3, reduction=_d4):
         rec_ = recorder.current
@@ -6234,7 +6344,7 @@ def traced_112(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (grad_output, self, weight)
-def traced_113(fn_, site_, names_):
+def traced_115(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_output, self, weight):
         rec_ = recorder.current
@@ -6289,7 +6399,7 @@ def traced_113(fn_, site_, names_):
     return wrapper
 
 # (grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim)
-def traced_114(fn_, site_, names_):
+def traced_116(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim):
         rec_ = recorder.current
@@ -6344,7 +6454,7 @@ def traced_114(fn_, site_, names_):
     return wrapper
 
 # (grad_w, saved_v, saved_g, saved_norms, dim)
-def traced_115(fn_, site_, names_):
+def traced_117(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_w, saved_v, saved_g, saved_norms, dim):
         rec_ = recorder.current
@@ -6399,7 +6509,7 @@ def traced_115(fn_, site_, names_):
     return wrapper
 
 # (grad_x1, grad, x1, x2, p, cdist)
-def traced_116(fn_, site_, names_):
+def traced_118(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(grad_x1, grad, x1, x2, p, cdist):
         rec_ = recorder.current
@@ -6454,7 +6564,7 @@ def traced_116(fn_, site_, names_):
     return wrapper
 
 # (high, size, low=, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_117(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_119(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(high, size, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
@@ -6509,7 +6619,7 @@ def traced_117(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (high, size, low=, generator=, out=)
-def traced_118(fn_, site_, names_, _d2, _d3, _d4):
+def traced_120(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(high, size, low=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
@@ -6564,7 +6674,7 @@ def traced_118(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=)
-def traced_119(fn_, site_, names_, _d7):
+def traced_121(fn_, site_, names_, _d7):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=_d7):
         rec_ = recorder.current
@@ -6619,7 +6729,7 @@ def traced_119(fn_, site_, names_, _d7):
     return wrapper
 
 # (index)
-def traced_120(fn_, site_, names_):
+def traced_122(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(index):
         rec_ = recorder.current
@@ -6674,7 +6784,7 @@ def traced_120(fn_, site_, names_):
     return wrapper
 
 # (input, a, tau)
-def traced_121(fn_, site_, names_):
+def traced_123(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, a, tau):
         rec_ = recorder.current
@@ -6729,7 +6839,7 @@ def traced_121(fn_, site_, names_):
     return wrapper
 
 # (input, atol=, rtol=, hermitian=, tol=)
-def traced_122(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_124(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, atol=_d1, rtol=_d2, hermitian=_d3, tol=_d4):
         rec_ = recorder.current
@@ -6784,7 +6894,7 @@ def traced_122(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (input, grid, interpolation_mode, padding_mode, align_corners)
-def traced_123(fn_, site_, names_):
+def traced_125(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, grid, interpolation_mode, padding_mode, align_corners):
         rec_ = recorder.current
@@ -6838,8 +6948,63 @@ def traced_123(fn_, site_, names_):
         return result_
     return wrapper
 
+# (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+def traced_126(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'input': input if type(input) in plain_ else summary_(type(input), describe_)(input), 'hx': hx if type(hx) in plain_ else summary_(type(hx), describe_)(hx), 'params': params if type(params) in plain_ else summary_(type(params), describe_)(params), 'has_biases': has_biases if type(has_biases) in plain_ else summary_(type(has_biases), describe_)(has_biases), 'num_layers': num_layers if type(num_layers) in plain_ else summary_(type(num_layers), describe_)(num_layers), 'dropout': dropout if type(dropout) in plain_ else summary_(type(dropout), describe_)(dropout), 'train': train if type(train) in plain_ else summary_(type(train), describe_)(train), 'bidirectional': bidirectional if type(bidirectional) in plain_ else summary_(type(bidirectional), describe_)(bidirectional), 'batch_first': batch_first if type(batch_first) in plain_ else summary_(type(batch_first), describe_)(batch_first)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (input, hx, w_ih, w_hh, b_ih=, b_hh=)
-def traced_124(fn_, site_, names_, _d4, _d5):
+def traced_127(fn_, site_, names_, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, hx, w_ih, w_hh, b_ih=_d4, b_hh=_d5):
         rec_ = recorder.current
@@ -6894,7 +7059,7 @@ def traced_124(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (input, info, upper)
-def traced_125(fn_, site_, names_):
+def traced_128(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, info, upper):
         rec_ = recorder.current
@@ -6949,7 +7114,7 @@ def traced_125(fn_, site_, names_):
     return wrapper
 
 # (input, infos, upper)
-def traced_126(fn_, site_, names_):
+def traced_129(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, infos, upper):
         rec_ = recorder.current
@@ -7004,7 +7169,7 @@ def traced_126(fn_, site_, names_):
     return wrapper
 
 # (input, lengths, batch_first)
-def traced_127(fn_, site_, names_):
+def traced_130(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, lengths, batch_first):
         rec_ = recorder.current
@@ -7059,7 +7224,7 @@ def traced_127(fn_, site_, names_):
     return wrapper
 
 # (input, mean, var_sum)
-def traced_128(fn_, site_, names_):
+def traced_131(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, mean, var_sum):
         rec_ = recorder.current
@@ -7114,7 +7279,7 @@ def traced_128(fn_, site_, names_):
     return wrapper
 
 # (input, normalized_shape, weight, bias, eps)
-def traced_129(fn_, site_, names_):
+def traced_132(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, normalized_shape, weight, bias, eps):
         rec_ = recorder.current
@@ -7169,7 +7334,7 @@ def traced_129(fn_, site_, names_):
     return wrapper
 
 # (input, normalized_shape, weight, eps)
-def traced_130(fn_, site_, names_):
+def traced_133(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, normalized_shape, weight, eps):
         rec_ = recorder.current
@@ -7224,7 +7389,7 @@ def traced_130(fn_, site_, names_):
     return wrapper
 
 # (input, normalized_shape, weight=, bias=, eps=, cudnn_enable=)
-def traced_131(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_134(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, normalized_shape, weight=_d2, bias=_d3, eps=_d4, cudnn_enable=_d5):
         rec_ = recorder.current
@@ -7279,7 +7444,7 @@ def traced_131(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (input, normalized_shape, weight=, eps=)
-def traced_132(fn_, site_, names_, _d2, _d3):
+def traced_135(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, normalized_shape, weight=_d2, eps=_d3):
         rec_ = recorder.current
@@ -7334,7 +7499,7 @@ def traced_132(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (input, num_groups, weight=, bias=, eps=, cudnn_enabled=)
-def traced_133(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_136(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, num_groups, weight=_d2, bias=_d3, eps=_d4, cudnn_enabled=_d5):
         rec_ = recorder.current
@@ -7389,7 +7554,7 @@ def traced_133(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (input, out, atol=, rtol=, hermitian=, tol=)
-def traced_134(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_137(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, out, atol=_d2, rtol=_d3, hermitian=_d4, tol=_d5):
         rec_ = recorder.current
@@ -7444,7 +7609,7 @@ def traced_134(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (input, output_size, align_corners, scale_factors)
-def traced_135(fn_, site_, names_):
+def traced_138(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, output_size, align_corners, scale_factors):
         rec_ = recorder.current
@@ -7499,7 +7664,7 @@ def traced_135(fn_, site_, names_):
     return wrapper
 
 # (input, output_size, scale_factors)
-def traced_136(fn_, site_, names_):
+def traced_139(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, output_size, scale_factors):
         rec_ = recorder.current
@@ -7554,7 +7719,7 @@ def traced_136(fn_, site_, names_):
     return wrapper
 
 # (input, p, train)
-def traced_137(fn_, site_, names_):
+def traced_140(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, p, train):
         rec_ = recorder.current
@@ -7609,7 +7774,7 @@ def traced_137(fn_, site_, names_):
     return wrapper
 
 # (input, target)
-def traced_138(fn_, site_, names_):
+def traced_141(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, target):
         rec_ = recorder.current
@@ -7664,7 +7829,7 @@ def traced_138(fn_, site_, names_):
     return wrapper
 
 # (input, target, log_input, full, eps, reduction)
-def traced_139(fn_, site_, names_):
+def traced_142(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, target, log_input, full, eps, reduction):
         rec_ = recorder.current
@@ -7719,7 +7884,7 @@ def traced_139(fn_, site_, names_):
     return wrapper
 
 # (input, target, output, is_target, reduction, nframe, dim)
-def traced_140(fn_, site_, names_):
+def traced_143(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, target, output, is_target, reduction, nframe, dim):
         rec_ = recorder.current
@@ -7774,7 +7939,7 @@ def traced_140(fn_, site_, names_):
     return wrapper
 
 # (input, target, weight)
-def traced_141(fn_, site_, names_):
+def traced_144(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, target, weight):
         rec_ = recorder.current
@@ -7829,7 +7994,7 @@ def traced_141(fn_, site_, names_):
     return wrapper
 
 # (input, tau)
-def traced_142(fn_, site_, names_):
+def traced_145(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, tau):
         rec_ = recorder.current
@@ -7884,7 +8049,7 @@ def traced_142(fn_, site_, names_):
     return wrapper
 
 # (input, tau, result)
-def traced_143(fn_, site_, names_):
+def traced_146(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, tau, result):
         rec_ = recorder.current
@@ -7939,7 +8104,7 @@ def traced_143(fn_, site_, names_):
     return wrapper
 
 # (input, values, vectors, infos, compute_v)
-def traced_144(fn_, site_, names_):
+def traced_147(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, values, vectors, infos, compute_v):
         rec_ = recorder.current
@@ -7994,7 +8159,7 @@ def traced_144(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, N, C, HxW, group, eps)
-def traced_145(fn_, site_, names_):
+def traced_148(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, weight, bias, N, C, HxW, group, eps):
         rec_ = recorder.current
@@ -8049,7 +8214,7 @@ def traced_145(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, running_mean, running_var, training, momentum, eps)
-def traced_146(fn_, site_, names_):
+def traced_149(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, weight, bias, running_mean, running_var, training, momentum, eps):
         rec_ = recorder.current
@@ -8104,7 +8269,7 @@ def traced_146(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled)
-def traced_147(fn_, site_, names_):
+def traced_150(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled):
         rec_ = recorder.current
@@ -8159,7 +8324,7 @@ def traced_147(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled)
-def traced_148(fn_, site_, names_):
+def traced_151(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled):
         rec_ = recorder.current
@@ -8214,7 +8379,7 @@ def traced_148(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
-def traced_149(fn_, site_, names_):
+def traced_152(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
         rec_ = recorder.current
@@ -8269,7 +8434,7 @@ def traced_149(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32)
-def traced_150(fn_, site_, names_):
+def traced_153(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32):
         rec_ = recorder.current
@@ -8324,7 +8489,7 @@ def traced_150(fn_, site_, names_):
     return wrapper
 
 # (input, weight, bias=)
-def traced_151(fn_, site_, names_, _d2):
+def traced_154(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, weight, bias=_d2):
         rec_ = recorder.current
@@ -8379,7 +8544,7 @@ def traced_151(fn_, site_, names_, _d2):
     return wrapper
 
 # (input, weight, bias=, stride=, padding=, dilation=, groups=)
-def traced_152(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_155(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, weight, bias=_d2, stride=_d3, padding=_d4, dilation=_d5, groups=_d6):
         rec_ = recorder.current
@@ -8434,7 +8599,7 @@ def traced_152(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=)
-def traced_153(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_156(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input, weight, bias=_d2, stride=_d3, padding=_d4, output_padding=_d5, groups=_d6, dilation=_d7):
         rec_ = recorder.current
@@ -8489,7 +8654,7 @@ def traced_153(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (input1, input2, target, margin=, reduction=)
-def traced_154(fn_, site_, names_, _d3, _d4):
+def traced_157(fn_, site_, names_, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input1, input2, target, margin=_d3, reduction=_d4):
         rec_ = recorder.current
@@ -8544,7 +8709,7 @@ def traced_154(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (input1, input2, weight, bias=)
-def traced_155(fn_, site_, names_, _d3):
+def traced_158(fn_, site_, names_, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(input1, input2, weight, bias=_d3):
         rec_ = recorder.current
@@ -8598,8 +8763,115 @@ def traced_155(fn_, site_, names_, _d3):
         return result_
     return wrapper
 
+# (it)
+def traced_159(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it,), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it,), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
+# (it, *scalars)
+def traced_160(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, *scalars):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, *scalars)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, *scalars), {})
+        args_ = {"args": recorder.describe_args(names_, (it, *scalars), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, *scalars)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, A)
-def traced_156(fn_, site_, names_):
+def traced_161(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A):
         rec_ = recorder.current
@@ -8654,7 +8926,7 @@ def traced_156(fn_, site_, names_):
     return wrapper
 
 # (it, A, B, left, check_errors)
-def traced_157(fn_, site_, names_):
+def traced_162(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, B, left, check_errors):
         rec_ = recorder.current
@@ -8709,7 +8981,7 @@ def traced_157(fn_, site_, names_):
     return wrapper
 
 # (it, A, B, left, check_errors, result, LU, pivots, info)
-def traced_158(fn_, site_, names_):
+def traced_163(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, B, left, check_errors, result, LU, pivots, info):
         rec_ = recorder.current
@@ -8764,7 +9036,7 @@ def traced_158(fn_, site_, names_):
     return wrapper
 
 # (it, A, UPLO, compute_v)
-def traced_159(fn_, site_, names_):
+def traced_164(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, UPLO, compute_v):
         rec_ = recorder.current
@@ -8819,7 +9091,7 @@ def traced_159(fn_, site_, names_):
     return wrapper
 
 # (it, A, UPLO, compute_v, eigenvalues, eigenvectors)
-def traced_160(fn_, site_, names_):
+def traced_165(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, UPLO, compute_v, eigenvalues, eigenvectors):
         rec_ = recorder.current
@@ -8874,7 +9146,7 @@ def traced_160(fn_, site_, names_):
     return wrapper
 
 # (it, A, check_errors)
-def traced_161(fn_, site_, names_):
+def traced_166(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, check_errors):
         rec_ = recorder.current
@@ -8929,7 +9201,7 @@ def traced_161(fn_, site_, names_):
     return wrapper
 
 # (it, A, check_errors, inverse, info)
-def traced_162(fn_, site_, names_):
+def traced_167(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, check_errors, inverse, info):
         rec_ = recorder.current
@@ -8984,7 +9256,7 @@ def traced_162(fn_, site_, names_):
     return wrapper
 
 # (it, A, full_matrices, compute_uv, driver)
-def traced_163(fn_, site_, names_):
+def traced_168(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, full_matrices, compute_uv, driver):
         rec_ = recorder.current
@@ -9039,7 +9311,7 @@ def traced_163(fn_, site_, names_):
     return wrapper
 
 # (it, A, full_matrices, compute_uv, driver, U, S, Vh)
-def traced_164(fn_, site_, names_):
+def traced_169(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, full_matrices, compute_uv, driver, U, S, Vh):
         rec_ = recorder.current
@@ -9094,7 +9366,7 @@ def traced_164(fn_, site_, names_):
     return wrapper
 
 # (it, A, mode)
-def traced_165(fn_, site_, names_):
+def traced_170(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, mode):
         rec_ = recorder.current
@@ -9149,7 +9421,7 @@ def traced_165(fn_, site_, names_):
     return wrapper
 
 # (it, A, mode, Q, R)
-def traced_166(fn_, site_, names_):
+def traced_171(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, mode, Q, R):
         rec_ = recorder.current
@@ -9204,7 +9476,7 @@ def traced_166(fn_, site_, names_):
     return wrapper
 
 # (it, A, pivot)
-def traced_167(fn_, site_, names_):
+def traced_172(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, pivot):
         rec_ = recorder.current
@@ -9259,7 +9531,7 @@ def traced_167(fn_, site_, names_):
     return wrapper
 
 # (it, A, pivot, P, L, U)
-def traced_168(fn_, site_, names_):
+def traced_173(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, pivot, P, L, U):
         rec_ = recorder.current
@@ -9314,7 +9586,7 @@ def traced_168(fn_, site_, names_):
     return wrapper
 
 # (it, A, pivot, check_errors)
-def traced_169(fn_, site_, names_):
+def traced_174(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, pivot, check_errors):
         rec_ = recorder.current
@@ -9369,7 +9641,7 @@ def traced_169(fn_, site_, names_):
     return wrapper
 
 # (it, A, pivot, check_errors, LU, pivots, info)
-def traced_170(fn_, site_, names_):
+def traced_175(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, pivot, check_errors, LU, pivots, info):
         rec_ = recorder.current
@@ -9424,7 +9696,7 @@ def traced_170(fn_, site_, names_):
     return wrapper
 
 # (it, A, result, LU, pivots)
-def traced_171(fn_, site_, names_):
+def traced_176(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, result, LU, pivots):
         rec_ = recorder.current
@@ -9479,7 +9751,7 @@ def traced_171(fn_, site_, names_):
     return wrapper
 
 # (it, A, sign, logabsdet, LU, pivots)
-def traced_172(fn_, site_, names_):
+def traced_177(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, A, sign, logabsdet, LU, pivots):
         rec_ = recorder.current
@@ -9534,7 +9806,7 @@ def traced_172(fn_, site_, names_):
     return wrapper
 
 # (it, LU, pivots, B, left, adjoint)
-def traced_173(fn_, site_, names_):
+def traced_178(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, LU, pivots, B, left, adjoint):
         rec_ = recorder.current
@@ -9589,7 +9861,7 @@ def traced_173(fn_, site_, names_):
     return wrapper
 
 # (it, LU, pivots, B, left, adjoint, result)
-def traced_174(fn_, site_, names_):
+def traced_179(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, LU, pivots, B, left, adjoint, result):
         rec_ = recorder.current
@@ -9644,7 +9916,7 @@ def traced_174(fn_, site_, names_):
     return wrapper
 
 # (it, LU, pivots, unpack_data, unpack_pivots)
-def traced_175(fn_, site_, names_):
+def traced_180(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, LU, pivots, unpack_data, unpack_pivots):
         rec_ = recorder.current
@@ -9699,7 +9971,7 @@ def traced_175(fn_, site_, names_):
     return wrapper
 
 # (it, LU, pivots, unpack_lu, unpack_pivots, P, L, U)
-def traced_176(fn_, site_, names_):
+def traced_181(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, LU, pivots, unpack_lu, unpack_pivots, P, L, U):
         rec_ = recorder.current
@@ -9754,7 +10026,7 @@ def traced_176(fn_, site_, names_):
     return wrapper
 
 # (it, alpha_scalar)
-def traced_177(fn_, site_, names_):
+def traced_182(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, alpha_scalar):
         rec_ = recorder.current
@@ -9809,7 +10081,7 @@ def traced_177(fn_, site_, names_):
     return wrapper
 
 # (it, batch1, batch2, result)
-def traced_178(fn_, site_, names_):
+def traced_183(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, batch1, batch2, result):
         rec_ = recorder.current
@@ -9864,7 +10136,7 @@ def traced_178(fn_, site_, names_):
     return wrapper
 
 # (it, beta)
-def traced_179(fn_, site_, names_):
+def traced_184(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, beta):
         rec_ = recorder.current
@@ -9919,7 +10191,7 @@ def traced_179(fn_, site_, names_):
     return wrapper
 
 # (it, correction, take_sqrt)
-def traced_180(fn_, site_, names_):
+def traced_185(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, correction, take_sqrt):
         rec_ = recorder.current
@@ -9974,7 +10246,7 @@ def traced_180(fn_, site_, names_):
     return wrapper
 
 # (it, decimals)
-def traced_181(fn_, site_, names_):
+def traced_186(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, decimals):
         rec_ = recorder.current
@@ -10029,7 +10301,7 @@ def traced_181(fn_, site_, names_):
     return wrapper
 
 # (it, delta)
-def traced_182(fn_, site_, names_):
+def traced_187(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, delta):
         rec_ = recorder.current
@@ -10084,7 +10356,7 @@ def traced_182(fn_, site_, names_):
     return wrapper
 
 # (it, eps_scalar)
-def traced_183(fn_, site_, names_):
+def traced_188(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, eps_scalar):
         rec_ = recorder.current
@@ -10139,7 +10411,7 @@ def traced_183(fn_, site_, names_):
     return wrapper
 
 # (it, exp_scalar)
-def traced_184(fn_, site_, names_):
+def traced_189(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, exp_scalar):
         rec_ = recorder.current
@@ -10194,7 +10466,7 @@ def traced_184(fn_, site_, names_):
     return wrapper
 
 # (it, fill)
-def traced_185(fn_, site_, names_):
+def traced_190(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, fill):
         rec_ = recorder.current
@@ -10249,7 +10521,7 @@ def traced_185(fn_, site_, names_):
     return wrapper
 
 # (it, from_, to, gen)
-def traced_186(fn_, site_, names_):
+def traced_191(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, from_, to, gen):
         rec_ = recorder.current
@@ -10304,7 +10576,7 @@ def traced_186(fn_, site_, names_):
     return wrapper
 
 # (it, gen)
-def traced_187(fn_, site_, names_):
+def traced_192(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, gen):
         rec_ = recorder.current
@@ -10359,7 +10631,7 @@ def traced_187(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype)
-def traced_188(fn_, site_, names_):
+def traced_193(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad, output, dim, input_dtype):
         rec_ = recorder.current
@@ -10414,7 +10686,7 @@ def traced_188(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, grad_input)
-def traced_189(fn_, site_, names_):
+def traced_194(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad, output, dim, input_dtype, grad_input):
         rec_ = recorder.current
@@ -10469,7 +10741,7 @@ def traced_189(fn_, site_, names_):
     return wrapper
 
 # (it, grad, output, dim, input_dtype, out)
-def traced_190(fn_, site_, names_):
+def traced_195(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad, output, dim, input_dtype, out):
         rec_ = recorder.current
@@ -10524,7 +10796,7 @@ def traced_190(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold)
-def traced_191(fn_, site_, names_):
+def traced_196(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad, self, threshold):
         rec_ = recorder.current
@@ -10579,7 +10851,7 @@ def traced_191(fn_, site_, names_):
     return wrapper
 
 # (it, grad, self, threshold, grad_input)
-def traced_192(fn_, site_, names_):
+def traced_197(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad, self, threshold, grad_input):
         rec_ = recorder.current
@@ -10634,7 +10906,7 @@ def traced_192(fn_, site_, names_):
     return wrapper
 
 # (it, grad_out, self, lambd)
-def traced_193(fn_, site_, names_):
+def traced_198(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_out, self, lambd):
         rec_ = recorder.current
@@ -10689,7 +10961,7 @@ def traced_193(fn_, site_, names_):
     return wrapper
 
 # (it, grad_out, self, lambd, grad_input)
-def traced_194(fn_, site_, names_):
+def traced_199(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_out, self, lambd, grad_input):
         rec_ = recorder.current
@@ -10744,7 +11016,7 @@ def traced_194(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, alpha, scale, input_scale, is_result, self_or_result)
-def traced_195(fn_, site_, names_):
+def traced_200(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, alpha, scale, input_scale, is_result, self_or_result):
         rec_ = recorder.current
@@ -10799,7 +11071,7 @@ def traced_195(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input)
-def traced_196(fn_, site_, names_):
+def traced_201(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input):
         rec_ = recorder.current
@@ -10854,7 +11126,7 @@ def traced_196(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, input, indices)
-def traced_197(fn_, site_, names_):
+def traced_202(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, input, indices):
         rec_ = recorder.current
@@ -10909,7 +11181,7 @@ def traced_197(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, input, indices, grad_input)
-def traced_198(fn_, site_, names_):
+def traced_203(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, input, indices, grad_input):
         rec_ = recorder.current
@@ -10964,7 +11236,7 @@ def traced_198(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output)
-def traced_199(fn_, site_, names_):
+def traced_204(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output):
         rec_ = recorder.current
@@ -11019,7 +11291,7 @@ def traced_199(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output, grad_input)
-def traced_200(fn_, site_, names_):
+def traced_205(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output, grad_input):
         rec_ = recorder.current
@@ -11074,7 +11346,7 @@ def traced_200(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales)
-def traced_201(fn_, site_, names_):
+def traced_206(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales):
         rec_ = recorder.current
@@ -11129,7 +11401,7 @@ def traced_201(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales, grad_input)
-def traced_202(fn_, site_, names_):
+def traced_207(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales, grad_input):
         rec_ = recorder.current
@@ -11184,7 +11456,7 @@ def traced_202(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w)
-def traced_203(fn_, site_, names_):
+def traced_208(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w):
         rec_ = recorder.current
@@ -11239,7 +11511,7 @@ def traced_203(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input)
-def traced_204(fn_, site_, names_):
+def traced_209(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input):
         rec_ = recorder.current
@@ -11294,7 +11566,7 @@ def traced_204(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w)
-def traced_205(fn_, site_, names_):
+def traced_210(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w):
         rec_ = recorder.current
@@ -11348,8 +11620,63 @@ def traced_205(fn_, site_, names_):
         return result_
     return wrapper
 
+# (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input)
+def traced_211(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'grad_output': grad_output if type(grad_output) in plain_ else summary_(type(grad_output), describe_)(grad_output), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'input_size': input_size if type(input_size) in plain_ else summary_(type(input_size), describe_)(input_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'grad_input': grad_input if type(grad_input) in plain_ else summary_(type(grad_input), describe_)(grad_input)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, grad_output, output_size, input_size, scales)
-def traced_206(fn_, site_, names_):
+def traced_212(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, scales):
         rec_ = recorder.current
@@ -11404,7 +11731,7 @@ def traced_206(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales, grad_input)
-def traced_207(fn_, site_, names_):
+def traced_213(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, scales, grad_input):
         rec_ = recorder.current
@@ -11459,7 +11786,7 @@ def traced_207(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_d, scales_h, scales_w)
-def traced_208(fn_, site_, names_):
+def traced_214(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, scales_d, scales_h, scales_w):
         rec_ = recorder.current
@@ -11514,7 +11841,7 @@ def traced_208(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input)
-def traced_209(fn_, site_, names_):
+def traced_215(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input):
         rec_ = recorder.current
@@ -11569,7 +11896,7 @@ def traced_209(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_h, scales_w)
-def traced_210(fn_, site_, names_):
+def traced_216(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, scales_h, scales_w):
         rec_ = recorder.current
@@ -11624,7 +11951,7 @@ def traced_210(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, output_size, input_size, scales_h, scales_w, grad_input)
-def traced_211(fn_, site_, names_):
+def traced_217(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, output_size, input_size, scales_h, scales_w, grad_input):
         rec_ = recorder.current
@@ -11679,7 +12006,7 @@ def traced_211(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self)
-def traced_212(fn_, site_, names_):
+def traced_218(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self):
         rec_ = recorder.current
@@ -11734,7 +12061,7 @@ def traced_212(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, approximate, grad_input)
-def traced_213(fn_, site_, names_):
+def traced_219(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, approximate, grad_input):
         rec_ = recorder.current
@@ -11789,7 +12116,7 @@ def traced_213(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, approximate=)
-def traced_214(fn_, site_, names_, _d3):
+def traced_220(fn_, site_, names_, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, approximate=_d3):
         rec_ = recorder.current
@@ -11844,7 +12171,7 @@ def traced_214(fn_, site_, names_, _d3):
     return wrapper
 
 # (it, grad_output, self, beta, threshold)
-def traced_215(fn_, site_, names_):
+def traced_221(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, beta, threshold):
         rec_ = recorder.current
@@ -11899,7 +12226,7 @@ def traced_215(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, beta, threshold, grad_input)
-def traced_216(fn_, site_, names_):
+def traced_222(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, beta, threshold, grad_input):
         rec_ = recorder.current
@@ -11954,7 +12281,7 @@ def traced_216(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, grad_input)
-def traced_217(fn_, site_, names_):
+def traced_223(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, grad_input):
         rec_ = recorder.current
@@ -12009,7 +12336,7 @@ def traced_217(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, lambd)
-def traced_218(fn_, site_, names_):
+def traced_224(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, lambd):
         rec_ = recorder.current
@@ -12064,7 +12391,7 @@ def traced_218(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, lambd, grad_input)
-def traced_219(fn_, site_, names_):
+def traced_225(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, lambd, grad_input):
         rec_ = recorder.current
@@ -12119,7 +12446,7 @@ def traced_219(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, negative_slope, self_is_result)
-def traced_220(fn_, site_, names_):
+def traced_226(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, negative_slope, self_is_result):
         rec_ = recorder.current
@@ -12174,7 +12501,7 @@ def traced_220(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, negative_slope, self_is_result, grad_input)
-def traced_221(fn_, site_, names_):
+def traced_227(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, negative_slope, self_is_result, grad_input):
         rec_ = recorder.current
@@ -12229,7 +12556,7 @@ def traced_221(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight)
-def traced_222(fn_, site_, names_):
+def traced_228(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight):
         rec_ = recorder.current
@@ -12284,7 +12611,7 @@ def traced_222(fn_, site_, names_):
     return wrapper
 
 # (it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input)
-def traced_223(fn_, site_, names_):
+def traced_229(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input):
         rec_ = recorder.current
@@ -12339,7 +12666,7 @@ def traced_223(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride)
-def traced_224(fn_, site_, names_):
+def traced_230(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, index_size, index_stride):
         rec_ = recorder.current
@@ -12394,7 +12721,7 @@ def traced_224(fn_, site_, names_):
     return wrapper
 
 # (it, index_size, index_stride, accumulate)
-def traced_225(fn_, site_, names_):
+def traced_231(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, index_size, index_stride, accumulate):
         rec_ = recorder.current
@@ -12449,7 +12776,7 @@ def traced_225(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float)
-def traced_226(fn_, site_, names_):
+def traced_232(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, input, dim, half_to_float):
         rec_ = recorder.current
@@ -12504,7 +12831,7 @@ def traced_226(fn_, site_, names_):
     return wrapper
 
 # (it, input, dim, half_to_float, output)
-def traced_227(fn_, site_, names_):
+def traced_233(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, input, dim, half_to_float, output):
         rec_ = recorder.current
@@ -12559,7 +12886,7 @@ def traced_227(fn_, site_, names_):
     return wrapper
 
 # (it, input, output_size)
-def traced_228(fn_, site_, names_):
+def traced_234(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, input, output_size):
         rec_ = recorder.current
@@ -12614,7 +12941,7 @@ def traced_228(fn_, site_, names_):
     return wrapper
 
 # (it, input, output_size, out, indices)
-def traced_229(fn_, site_, names_):
+def traced_235(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, input, output_size, out, indices):
         rec_ = recorder.current
@@ -12669,7 +12996,7 @@ def traced_229(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction)
-def traced_230(fn_, site_, names_):
+def traced_236(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, input, target, reduction):
         rec_ = recorder.current
@@ -12724,7 +13051,7 @@ def traced_230(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, beta)
-def traced_231(fn_, site_, names_):
+def traced_237(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, input, target, reduction, beta):
         rec_ = recorder.current
@@ -12779,7 +13106,7 @@ def traced_231(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, beta, result)
-def traced_232(fn_, site_, names_):
+def traced_238(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, input, target, reduction, beta, result):
         rec_ = recorder.current
@@ -12834,7 +13161,7 @@ def traced_232(fn_, site_, names_):
     return wrapper
 
 # (it, input, target, reduction, result)
-def traced_233(fn_, site_, names_):
+def traced_239(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, input, target, reduction, result):
         rec_ = recorder.current
@@ -12889,7 +13216,7 @@ def traced_233(fn_, site_, names_):
     return wrapper
 
 # (it, lambd, gen)
-def traced_234(fn_, site_, names_):
+def traced_240(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, lambd, gen):
         rec_ = recorder.current
@@ -12944,7 +13271,7 @@ def traced_234(fn_, site_, names_):
     return wrapper
 
 # (it, loop)
-def traced_235(fn_, site_, names_):
+def traced_241(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, loop):
         rec_ = recorder.current
@@ -12999,7 +13326,7 @@ def traced_235(fn_, site_, names_):
     return wrapper
 
 # (it, max_)
-def traced_236(fn_, site_, names_):
+def traced_242(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, max_):
         rec_ = recorder.current
@@ -13054,7 +13381,7 @@ def traced_236(fn_, site_, names_):
     return wrapper
 
 # (it, maxnorm)
-def traced_237(fn_, site_, names_):
+def traced_243(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, maxnorm):
         rec_ = recorder.current
@@ -13109,7 +13436,7 @@ def traced_237(fn_, site_, names_):
     return wrapper
 
 # (it, mean, std, gen)
-def traced_238(fn_, site_, names_):
+def traced_244(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, mean, std, gen):
         rec_ = recorder.current
@@ -13164,7 +13491,7 @@ def traced_238(fn_, site_, names_):
     return wrapper
 
 # (it, median, sigma, gen)
-def traced_239(fn_, site_, names_):
+def traced_245(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, median, sigma, gen):
         rec_ = recorder.current
@@ -13219,7 +13546,7 @@ def traced_239(fn_, site_, names_):
     return wrapper
 
 # (it, min_)
-def traced_240(fn_, site_, names_):
+def traced_246(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, min_):
         rec_ = recorder.current
@@ -13274,7 +13601,7 @@ def traced_240(fn_, site_, names_):
     return wrapper
 
 # (it, min_, max_)
-def traced_241(fn_, site_, names_):
+def traced_247(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, min_, max_):
         rec_ = recorder.current
@@ -13329,7 +13656,7 @@ def traced_241(fn_, site_, names_):
     return wrapper
 
 # (it, n)
-def traced_242(fn_, site_, names_):
+def traced_248(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, n):
         rec_ = recorder.current
@@ -13384,7 +13711,7 @@ def traced_242(fn_, site_, names_):
     return wrapper
 
 # (it, n, self)
-def traced_243(fn_, site_, names_):
+def traced_249(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, n, self):
         rec_ = recorder.current
@@ -13439,7 +13766,7 @@ def traced_243(fn_, site_, names_):
     return wrapper
 
 # (it, n, self, out)
-def traced_244(fn_, site_, names_):
+def traced_250(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, n, self, out):
         rec_ = recorder.current
@@ -13494,7 +13821,7 @@ def traced_244(fn_, site_, names_):
     return wrapper
 
 # (it, nan, posinf, neginf)
-def traced_245(fn_, site_, names_):
+def traced_251(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, nan, posinf, neginf):
         rec_ = recorder.current
@@ -13549,7 +13876,7 @@ def traced_245(fn_, site_, names_):
     return wrapper
 
 # (it, non_blocking)
-def traced_246(fn_, site_, names_):
+def traced_252(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, non_blocking):
         rec_ = recorder.current
@@ -13604,7 +13931,7 @@ def traced_246(fn_, site_, names_):
     return wrapper
 
 # (it, norm, beta)
-def traced_247(fn_, site_, names_):
+def traced_253(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, norm, beta):
         rec_ = recorder.current
@@ -13659,7 +13986,7 @@ def traced_247(fn_, site_, names_):
     return wrapper
 
 # (it, norm, delta)
-def traced_248(fn_, site_, names_):
+def traced_254(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, norm, delta):
         rec_ = recorder.current
@@ -13714,7 +14041,7 @@ def traced_248(fn_, site_, names_):
     return wrapper
 
 # (it, ord_)
-def traced_249(fn_, site_, names_):
+def traced_255(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, ord_):
         rec_ = recorder.current
@@ -13769,7 +14096,7 @@ def traced_249(fn_, site_, names_):
     return wrapper
 
 # (it, p, gen)
-def traced_250(fn_, site_, names_):
+def traced_256(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, p, gen):
         rec_ = recorder.current
@@ -13824,7 +14151,7 @@ def traced_250(fn_, site_, names_):
     return wrapper
 
 # (it, reduce)
-def traced_251(fn_, site_, names_):
+def traced_257(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, reduce):
         rec_ = recorder.current
@@ -13879,7 +14206,7 @@ def traced_251(fn_, site_, names_):
     return wrapper
 
 # (it, reduce, ident)
-def traced_252(fn_, site_, names_):
+def traced_258(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, reduce, ident):
         rec_ = recorder.current
@@ -13933,8 +14260,63 @@ def traced_252(fn_, site_, names_):
         return result_
     return wrapper
 
+# (it, self)
+def traced_259(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, self):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, self), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it, self), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, self)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, self, A, upper, transpose, unitriangular)
-def traced_253(fn_, site_, names_):
+def traced_260(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, A, upper, transpose, unitriangular):
         rec_ = recorder.current
@@ -13989,7 +14371,7 @@ def traced_253(fn_, site_, names_):
     return wrapper
 
 # (it, self, A, upper, transpose, unitriangular, result, clone_A)
-def traced_254(fn_, site_, names_):
+def traced_261(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, A, upper, transpose, unitriangular, result, clone_A):
         rec_ = recorder.current
@@ -14044,7 +14426,7 @@ def traced_254(fn_, site_, names_):
     return wrapper
 
 # (it, self, alpha, scale, input_scale)
-def traced_255(fn_, site_, names_):
+def traced_262(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, alpha, scale, input_scale):
         rec_ = recorder.current
@@ -14099,7 +14481,7 @@ def traced_255(fn_, site_, names_):
     return wrapper
 
 # (it, self, alpha, scale, input_scale, out)
-def traced_256(fn_, site_, names_):
+def traced_263(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, alpha, scale, input_scale, out):
         rec_ = recorder.current
@@ -14154,7 +14536,7 @@ def traced_256(fn_, site_, names_):
     return wrapper
 
 # (it, self, approximate, out)
-def traced_257(fn_, site_, names_):
+def traced_264(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, approximate, out):
         rec_ = recorder.current
@@ -14209,7 +14591,7 @@ def traced_257(fn_, site_, names_):
     return wrapper
 
 # (it, self, approximate=)
-def traced_258(fn_, site_, names_, _d2):
+def traced_265(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, approximate=_d2):
         rec_ = recorder.current
@@ -14264,7 +14646,7 @@ def traced_258(fn_, site_, names_, _d2):
     return wrapper
 
 # (it, self, batch1, batch2, beta, alpha)
-def traced_259(fn_, site_, names_):
+def traced_266(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, batch1, batch2, beta, alpha):
         rec_ = recorder.current
@@ -14319,7 +14701,7 @@ def traced_259(fn_, site_, names_):
     return wrapper
 
 # (it, self, batch1, batch2, beta, alpha, result)
-def traced_260(fn_, site_, names_):
+def traced_267(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, batch1, batch2, beta, alpha, result):
         rec_ = recorder.current
@@ -14374,7 +14756,7 @@ def traced_260(fn_, site_, names_):
     return wrapper
 
 # (it, self, beta, threshold)
-def traced_261(fn_, site_, names_):
+def traced_268(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, beta, threshold):
         rec_ = recorder.current
@@ -14429,7 +14811,7 @@ def traced_261(fn_, site_, names_):
     return wrapper
 
 # (it, self, beta, threshold, out)
-def traced_262(fn_, site_, names_):
+def traced_269(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, beta, threshold, out):
         rec_ = recorder.current
@@ -14484,7 +14866,7 @@ def traced_262(fn_, site_, names_):
     return wrapper
 
 # (it, self, decimals)
-def traced_263(fn_, site_, names_):
+def traced_270(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, decimals):
         rec_ = recorder.current
@@ -14539,7 +14921,7 @@ def traced_263(fn_, site_, names_):
     return wrapper
 
 # (it, self, decimals, out)
-def traced_264(fn_, site_, names_):
+def traced_271(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, decimals, out):
         rec_ = recorder.current
@@ -14594,7 +14976,7 @@ def traced_264(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype)
-def traced_265(fn_, site_, names_):
+def traced_272(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim, dtype):
         rec_ = recorder.current
@@ -14649,7 +15031,7 @@ def traced_265(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, dtype, result)
-def traced_266(fn_, site_, names_):
+def traced_273(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim, dtype, result):
         rec_ = recorder.current
@@ -14703,8 +15085,63 @@ def traced_266(fn_, site_, names_):
         return result_
     return wrapper
 
+# (it, self, dim, keepdim)
+def traced_274(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, self, dim, keepdim):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, dim, keepdim)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it, self, dim, keepdim), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, self, dim, keepdim)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, self, dim, keepdim, dtype)
-def traced_267(fn_, site_, names_):
+def traced_275(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim, keepdim, dtype):
         rec_ = recorder.current
@@ -14759,7 +15196,7 @@ def traced_267(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, dtype, result)
-def traced_268(fn_, site_, names_):
+def traced_276(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim, keepdim, dtype, result):
         rec_ = recorder.current
@@ -14814,7 +15251,7 @@ def traced_268(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, keepdim, min, max)
-def traced_269(fn_, site_, names_):
+def traced_277(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim, keepdim, min, max):
         rec_ = recorder.current
@@ -14868,8 +15305,63 @@ def traced_269(fn_, site_, names_):
         return result_
     return wrapper
 
+# (it, self, dim, keepdim, result)
+def traced_278(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, self, dim, keepdim, result):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, dim, keepdim, result)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, self, dim, keepdim, result), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it, self, dim, keepdim, result), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, self, dim, keepdim, result)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, self, dim, keepdim, values, indices)
-def traced_270(fn_, site_, names_):
+def traced_279(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim, keepdim, values, indices):
         rec_ = recorder.current
@@ -14924,7 +15416,7 @@ def traced_270(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim, out)
-def traced_271(fn_, site_, names_):
+def traced_280(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim, out):
         rec_ = recorder.current
@@ -14979,7 +15471,7 @@ def traced_271(fn_, site_, names_):
     return wrapper
 
 # (it, self, dim=)
-def traced_272(fn_, site_, names_, _d2):
+def traced_281(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, dim=_d2):
         rec_ = recorder.current
@@ -15034,7 +15526,7 @@ def traced_272(fn_, site_, names_, _d2):
     return wrapper
 
 # (it, self, end, weight)
-def traced_273(fn_, site_, names_):
+def traced_282(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, end, weight):
         rec_ = recorder.current
@@ -15089,7 +15581,7 @@ def traced_273(fn_, site_, names_):
     return wrapper
 
 # (it, self, end, weight, out)
-def traced_274(fn_, site_, names_):
+def traced_283(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, end, weight, out):
         rec_ = recorder.current
@@ -15144,7 +15636,7 @@ def traced_274(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent)
-def traced_275(fn_, site_, names_):
+def traced_284(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, exponent):
         rec_ = recorder.current
@@ -15199,7 +15691,7 @@ def traced_275(fn_, site_, names_):
     return wrapper
 
 # (it, self, exponent, out)
-def traced_276(fn_, site_, names_):
+def traced_285(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, exponent, out):
         rec_ = recorder.current
@@ -15254,7 +15746,7 @@ def traced_276(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices)
-def traced_277(fn_, site_, names_):
+def traced_286(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, indices):
         rec_ = recorder.current
@@ -15309,7 +15801,7 @@ def traced_277(fn_, site_, names_):
     return wrapper
 
 # (it, self, indices, result)
-def traced_278(fn_, site_, names_):
+def traced_287(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, indices, result):
         rec_ = recorder.current
@@ -15364,7 +15856,7 @@ def traced_278(fn_, site_, names_):
     return wrapper
 
 # (it, self, lambd)
-def traced_279(fn_, site_, names_):
+def traced_288(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, lambd):
         rec_ = recorder.current
@@ -15419,7 +15911,7 @@ def traced_279(fn_, site_, names_):
     return wrapper
 
 # (it, self, lambd, out)
-def traced_280(fn_, site_, names_):
+def traced_289(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, lambd, out):
         rec_ = recorder.current
@@ -15474,7 +15966,7 @@ def traced_280(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha)
-def traced_281(fn_, site_, names_):
+def traced_290(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, mat, vec, beta, alpha):
         rec_ = recorder.current
@@ -15529,7 +16021,7 @@ def traced_281(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat, vec, beta, alpha, result)
-def traced_282(fn_, site_, names_):
+def traced_291(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, mat, vec, beta, alpha, result):
         rec_ = recorder.current
@@ -15584,7 +16076,7 @@ def traced_282(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha)
-def traced_283(fn_, site_, names_):
+def traced_292(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, mat1, mat2, beta, alpha):
         rec_ = recorder.current
@@ -15639,7 +16131,7 @@ def traced_283(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat1, mat2, beta, alpha, result)
-def traced_284(fn_, site_, names_):
+def traced_293(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, mat1, mat2, beta, alpha, result):
         rec_ = recorder.current
@@ -15694,7 +16186,7 @@ def traced_284(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2)
-def traced_285(fn_, site_, names_):
+def traced_294(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, mat2):
         rec_ = recorder.current
@@ -15749,7 +16241,7 @@ def traced_285(fn_, site_, names_):
     return wrapper
 
 # (it, self, mat2, result)
-def traced_286(fn_, site_, names_):
+def traced_295(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, mat2, result):
         rec_ = recorder.current
@@ -15804,7 +16296,7 @@ def traced_286(fn_, site_, names_):
     return wrapper
 
 # (it, self, max)
-def traced_287(fn_, site_, names_):
+def traced_296(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, max):
         rec_ = recorder.current
@@ -15859,7 +16351,7 @@ def traced_287(fn_, site_, names_):
     return wrapper
 
 # (it, self, max, out)
-def traced_288(fn_, site_, names_):
+def traced_297(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, max, out):
         rec_ = recorder.current
@@ -15914,7 +16406,7 @@ def traced_288(fn_, site_, names_):
     return wrapper
 
 # (it, self, min)
-def traced_289(fn_, site_, names_):
+def traced_298(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, min):
         rec_ = recorder.current
@@ -15969,7 +16461,7 @@ def traced_289(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max)
-def traced_290(fn_, site_, names_):
+def traced_299(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, min, max):
         rec_ = recorder.current
@@ -16024,7 +16516,7 @@ def traced_290(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, max, out)
-def traced_291(fn_, site_, names_):
+def traced_300(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, min, max, out):
         rec_ = recorder.current
@@ -16079,7 +16571,7 @@ def traced_291(fn_, site_, names_):
     return wrapper
 
 # (it, self, min, out)
-def traced_292(fn_, site_, names_):
+def traced_301(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, min, out):
         rec_ = recorder.current
@@ -16134,7 +16626,7 @@ def traced_292(fn_, site_, names_):
     return wrapper
 
 # (it, self, negative_slope)
-def traced_293(fn_, site_, names_):
+def traced_302(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, negative_slope):
         rec_ = recorder.current
@@ -16189,7 +16681,7 @@ def traced_293(fn_, site_, names_):
     return wrapper
 
 # (it, self, negative_slope, out)
-def traced_294(fn_, site_, names_):
+def traced_303(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, negative_slope, out):
         rec_ = recorder.current
@@ -16243,8 +16735,63 @@ def traced_294(fn_, site_, names_):
         return result_
     return wrapper
 
+# (it, self, other)
+def traced_304(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, self, other):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, other)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it, self, other), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, self, other)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, self, other, alpha)
-def traced_295(fn_, site_, names_):
+def traced_305(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, other, alpha):
         rec_ = recorder.current
@@ -16299,7 +16846,7 @@ def traced_295(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, alpha, out)
-def traced_296(fn_, site_, names_):
+def traced_306(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, other, alpha, out):
         rec_ = recorder.current
@@ -16353,8 +16900,63 @@ def traced_296(fn_, site_, names_):
         return result_
     return wrapper
 
+# (it, self, other, out)
+def traced_307(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, self, other, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, other, out)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, self, other, out), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it, self, other, out), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, self, other, out)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, self, other, rounding_mode)
-def traced_297(fn_, site_, names_):
+def traced_308(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, other, rounding_mode):
         rec_ = recorder.current
@@ -16409,7 +17011,7 @@ def traced_297(fn_, site_, names_):
     return wrapper
 
 # (it, self, other, rounding_mode, out)
-def traced_298(fn_, site_, names_):
+def traced_309(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, other, rounding_mode, out):
         rec_ = recorder.current
@@ -16463,8 +17065,63 @@ def traced_298(fn_, site_, names_):
         return result_
     return wrapper
 
+# (it, self, out)
+def traced_310(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, self, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, out)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, self, out), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it, self, out), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, self, out)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, self, output_size, align_corners, scales)
-def traced_299(fn_, site_, names_):
+def traced_311(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, align_corners, scales):
         rec_ = recorder.current
@@ -16519,7 +17176,7 @@ def traced_299(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales, out)
-def traced_300(fn_, site_, names_):
+def traced_312(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, align_corners, scales, out):
         rec_ = recorder.current
@@ -16574,7 +17231,7 @@ def traced_300(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales_d, scales_h, scales_w)
-def traced_301(fn_, site_, names_):
+def traced_313(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, align_corners, scales_d, scales_h, scales_w):
         rec_ = recorder.current
@@ -16629,7 +17286,7 @@ def traced_301(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales_d, scales_h, scales_w, out)
-def traced_302(fn_, site_, names_):
+def traced_314(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, align_corners, scales_d, scales_h, scales_w, out):
         rec_ = recorder.current
@@ -16684,7 +17341,7 @@ def traced_302(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, align_corners, scales_h, scales_w)
-def traced_303(fn_, site_, names_):
+def traced_315(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, align_corners, scales_h, scales_w):
         rec_ = recorder.current
@@ -16738,8 +17395,63 @@ def traced_303(fn_, site_, names_):
         return result_
     return wrapper
 
+# (it, self, output_size, align_corners, scales_h, scales_w, out)
+def traced_316(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, self, output_size, align_corners, scales_h, scales_w, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, output_size, align_corners, scales_h, scales_w, out)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, self, output_size, align_corners, scales_h, scales_w, out), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'output_size': output_size if type(output_size) in plain_ else summary_(type(output_size), describe_)(output_size), 'align_corners': align_corners if type(align_corners) in plain_ else summary_(type(align_corners), describe_)(align_corners), 'scales_h': scales_h if type(scales_h) in plain_ else summary_(type(scales_h), describe_)(scales_h), 'scales_w': scales_w if type(scales_w) in plain_ else summary_(type(scales_w), describe_)(scales_w), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it, self, output_size, align_corners, scales_h, scales_w, out), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, self, output_size, align_corners, scales_h, scales_w, out)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, self, output_size, scales)
-def traced_304(fn_, site_, names_):
+def traced_317(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, scales):
         rec_ = recorder.current
@@ -16794,7 +17506,7 @@ def traced_304(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales, out)
-def traced_305(fn_, site_, names_):
+def traced_318(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, scales, out):
         rec_ = recorder.current
@@ -16849,7 +17561,7 @@ def traced_305(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_d, scales_h, scales_w)
-def traced_306(fn_, site_, names_):
+def traced_319(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, scales_d, scales_h, scales_w):
         rec_ = recorder.current
@@ -16904,7 +17616,7 @@ def traced_306(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_d, scales_h, scales_w, out)
-def traced_307(fn_, site_, names_):
+def traced_320(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, scales_d, scales_h, scales_w, out):
         rec_ = recorder.current
@@ -16959,7 +17671,7 @@ def traced_307(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_h, scales_w)
-def traced_308(fn_, site_, names_):
+def traced_321(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, scales_h, scales_w):
         rec_ = recorder.current
@@ -17014,7 +17726,7 @@ def traced_308(fn_, site_, names_):
     return wrapper
 
 # (it, self, output_size, scales_h, scales_w, out)
-def traced_309(fn_, site_, names_):
+def traced_322(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, output_size, scales_h, scales_w, out):
         rec_ = recorder.current
@@ -17069,7 +17781,7 @@ def traced_309(fn_, site_, names_):
     return wrapper
 
 # (it, self, p, dim, maxnorm)
-def traced_310(fn_, site_, names_):
+def traced_323(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, p, dim, maxnorm):
         rec_ = recorder.current
@@ -17124,7 +17836,7 @@ def traced_310(fn_, site_, names_):
     return wrapper
 
 # (it, self, p, dim, maxnorm, out)
-def traced_311(fn_, site_, names_):
+def traced_324(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, p, dim, maxnorm, out):
         rec_ = recorder.current
@@ -17178,8 +17890,63 @@ def traced_311(fn_, site_, names_):
         return result_
     return wrapper
 
+# (it, self, result)
+def traced_325(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(it, self, result):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(it, self, result)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (it, self, result), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'it': it if type(it) in plain_ else summary_(type(it), describe_)(it), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'result': result if type(result) in plain_ else summary_(type(result), describe_)(result)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (it, self, result), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(it, self, result)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype)
-def traced_312(fn_, site_, names_):
+def traced_326(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype):
         rec_ = recorder.current
@@ -17234,7 +18001,7 @@ def traced_312(fn_, site_, names_):
     return wrapper
 
 # (it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result)
-def traced_313(fn_, site_, names_):
+def traced_327(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result):
         rec_ = recorder.current
@@ -17289,7 +18056,7 @@ def traced_313(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index)
-def traced_314(fn_, site_, names_):
+def traced_328(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, target, weight, reduction, ignore_index):
         rec_ = recorder.current
@@ -17344,7 +18111,7 @@ def traced_314(fn_, site_, names_):
     return wrapper
 
 # (it, self, target, weight, reduction, ignore_index, output, total_weight)
-def traced_315(fn_, site_, names_):
+def traced_329(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, target, weight, reduction, ignore_index, output, total_weight):
         rec_ = recorder.current
@@ -17399,7 +18166,7 @@ def traced_315(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value)
-def traced_316(fn_, site_, names_):
+def traced_330(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, tensor1, tensor2, value):
         rec_ = recorder.current
@@ -17454,7 +18221,7 @@ def traced_316(fn_, site_, names_):
     return wrapper
 
 # (it, self, tensor1, tensor2, value, result)
-def traced_317(fn_, site_, names_):
+def traced_331(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, tensor1, tensor2, value, result):
         rec_ = recorder.current
@@ -17509,7 +18276,7 @@ def traced_317(fn_, site_, names_):
     return wrapper
 
 # (it, self, threshold, value)
-def traced_318(fn_, site_, names_):
+def traced_332(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, threshold, value):
         rec_ = recorder.current
@@ -17564,7 +18331,7 @@ def traced_318(fn_, site_, names_):
     return wrapper
 
 # (it, self, threshold, value, out)
-def traced_319(fn_, site_, names_):
+def traced_333(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, threshold, value, out):
         rec_ = recorder.current
@@ -17619,7 +18386,7 @@ def traced_319(fn_, site_, names_):
     return wrapper
 
 # (it, self, upper, check_errors)
-def traced_320(fn_, site_, names_):
+def traced_334(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, upper, check_errors):
         rec_ = recorder.current
@@ -17674,7 +18441,7 @@ def traced_320(fn_, site_, names_):
     return wrapper
 
 # (it, self, upper, check_errors, L, info)
-def traced_321(fn_, site_, names_):
+def traced_335(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, upper, check_errors, L, info):
         rec_ = recorder.current
@@ -17729,7 +18496,7 @@ def traced_321(fn_, site_, names_):
     return wrapper
 
 # (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation)
-def traced_322(fn_, site_, names_):
+def traced_336(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation):
         rec_ = recorder.current
@@ -17784,7 +18551,7 @@ def traced_322(fn_, site_, names_):
     return wrapper
 
 # (it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out)
-def traced_323(fn_, site_, names_):
+def traced_337(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out):
         rec_ = recorder.current
@@ -17839,7 +18606,7 @@ def traced_323(fn_, site_, names_):
     return wrapper
 
 # (it, start, end, steps)
-def traced_324(fn_, site_, names_):
+def traced_338(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, start, end, steps):
         rec_ = recorder.current
@@ -17894,7 +18661,7 @@ def traced_324(fn_, site_, names_):
     return wrapper
 
 # (it, start, size, step)
-def traced_325(fn_, site_, names_):
+def traced_339(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, start, size, step):
         rec_ = recorder.current
@@ -17949,7 +18716,7 @@ def traced_325(fn_, site_, names_):
     return wrapper
 
 # (it, threshold, value)
-def traced_326(fn_, site_, names_):
+def traced_340(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, threshold, value):
         rec_ = recorder.current
@@ -18004,7 +18771,7 @@ def traced_326(fn_, site_, names_):
     return wrapper
 
 # (it, value)
-def traced_327(fn_, site_, names_):
+def traced_341(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, value):
         rec_ = recorder.current
@@ -18059,7 +18826,7 @@ def traced_327(fn_, site_, names_):
     return wrapper
 
 # (it, value_scalar)
-def traced_328(fn_, site_, names_):
+def traced_342(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, value_scalar):
         rec_ = recorder.current
@@ -18114,7 +18881,7 @@ def traced_328(fn_, site_, names_):
     return wrapper
 
 # (it, weight)
-def traced_329(fn_, site_, names_):
+def traced_343(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, weight):
         rec_ = recorder.current
@@ -18169,7 +18936,7 @@ def traced_329(fn_, site_, names_):
     return wrapper
 
 # (it, window_length, beta)
-def traced_330(fn_, site_, names_):
+def traced_344(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(it, window_length, beta):
         rec_ = recorder.current
@@ -18224,7 +18991,7 @@ def traced_330(fn_, site_, names_):
     return wrapper
 
 # (ks, *args)
-def traced_331(fn_, site_, names_):
+def traced_345(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(ks, *args):
         rec_ = recorder.current
@@ -18276,7 +19043,7 @@ def traced_331(fn_, site_, names_):
     return wrapper
 
 # (ks, primal, tangent, level)
-def traced_332(fn_, site_, names_):
+def traced_346(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(ks, primal, tangent, level):
         rec_ = recorder.current
@@ -18331,7 +19098,7 @@ def traced_332(fn_, site_, names_):
     return wrapper
 
 # (ks, self)
-def traced_333(fn_, site_, names_):
+def traced_347(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(ks, self):
         rec_ = recorder.current
@@ -18386,7 +19153,7 @@ def traced_333(fn_, site_, names_):
     return wrapper
 
 # (ks, self, level)
-def traced_334(fn_, site_, names_):
+def traced_348(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(ks, self, level):
         rec_ = recorder.current
@@ -18441,7 +19208,7 @@ def traced_334(fn_, site_, names_):
     return wrapper
 
 # (log_probs, targets, input_lengths, target_lengths, blank)
-def traced_335(fn_, site_, names_):
+def traced_349(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(log_probs, targets, input_lengths, target_lengths, blank):
         rec_ = recorder.current
@@ -18496,7 +19263,7 @@ def traced_335(fn_, site_, names_):
     return wrapper
 
 # (log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type)
-def traced_336(fn_, site_, names_):
+def traced_350(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type):
         rec_ = recorder.current
@@ -18551,7 +19318,7 @@ def traced_336(fn_, site_, names_):
     return wrapper
 
 # (log_probs, targets, input_lengths, target_lengths, blank=, reduction=, zero_infinity=)
-def traced_337(fn_, site_, names_, _d4, _d5, _d6):
+def traced_351(fn_, site_, names_, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(log_probs, targets, input_lengths, target_lengths, blank=_d4, reduction=_d5, zero_infinity=_d6):
         rec_ = recorder.current
@@ -18606,7 +19373,7 @@ def traced_337(fn_, site_, names_, _d4, _d5, _d6):
     return wrapper
 
 # (log_probs, targets, input_lengths, target_lengths, blank=, zero_infinity=)
-def traced_338(fn_, site_, names_, _d4, _d5):
+def traced_352(fn_, site_, names_, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(log_probs, targets, input_lengths, target_lengths, blank=_d4, zero_infinity=_d5):
         rec_ = recorder.current
@@ -18661,7 +19428,7 @@ def traced_338(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)
-def traced_339(fn_, site_, names_):
+def traced_353(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity):
         rec_ = recorder.current
@@ -18716,7 +19483,7 @@ def traced_339(fn_, site_, names_):
     return wrapper
 
 # (mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_340(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_354(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
@@ -18771,7 +19538,7 @@ def traced_340(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (mean, std=, size=, generator=, out=)
-def traced_341(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_355(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(mean, std=_d1, size=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
@@ -18826,7 +19593,7 @@ def traced_341(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (meta, tensors, dim)
-def traced_342(fn_, site_, names_):
+def traced_356(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(meta, tensors, dim):
         rec_ = recorder.current
@@ -18881,7 +19648,7 @@ def traced_342(fn_, site_, names_):
     return wrapper
 
 # (meta, tensors, dim, result)
-def traced_343(fn_, site_, names_):
+def traced_357(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(meta, tensors, dim, result):
         rec_ = recorder.current
@@ -18936,7 +19703,7 @@ def traced_343(fn_, site_, names_):
     return wrapper
 
 # (n, d, out)
-def traced_344(fn_, site_, names_):
+def traced_358(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(n, d, out):
         rec_ = recorder.current
@@ -18991,7 +19758,7 @@ def traced_344(fn_, site_, names_):
     return wrapper
 
 # (n, d=, dtype=, layout=, device=, pin_memory=)
-def traced_345(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_359(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(n, d=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
@@ -19046,7 +19813,7 @@ def traced_345(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_346(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_360(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(n, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
@@ -19101,7 +19868,7 @@ def traced_346(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, generator=, out=)
-def traced_347(fn_, site_, names_, _d1, _d2):
+def traced_361(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(n, generator=_d1, out=_d2):
         rec_ = recorder.current
@@ -19156,7 +19923,7 @@ def traced_347(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (n, m=, dtype=, layout=, device=, pin_memory=)
-def traced_348(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_362(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(n, m=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
@@ -19211,7 +19978,7 @@ def traced_348(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (n, m=, out=)
-def traced_349(fn_, site_, names_, _d1, _d2):
+def traced_363(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(n, m=_d1, out=_d2):
         rec_ = recorder.current
@@ -19266,7 +20033,7 @@ def traced_349(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (n, out=)
-def traced_350(fn_, site_, names_, _d1):
+def traced_364(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(n, out=_d1):
         rec_ = recorder.current
@@ -19321,7 +20088,7 @@ def traced_350(fn_, site_, names_, _d1):
     return wrapper
 
 # (n, self)
-def traced_351(fn_, site_, names_):
+def traced_365(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(n, self):
         rec_ = recorder.current
@@ -19376,7 +20143,7 @@ def traced_351(fn_, site_, names_):
     return wrapper
 
 # (n, self, out)
-def traced_352(fn_, site_, names_):
+def traced_366(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(n, self, out):
         rec_ = recorder.current
@@ -19431,7 +20198,7 @@ def traced_352(fn_, site_, names_):
     return wrapper
 
 # (nbytes)
-def traced_353(fn_, site_, names_):
+def traced_367(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(nbytes):
         rec_ = recorder.current
@@ -19486,7 +20253,7 @@ def traced_353(fn_, site_, names_):
     return wrapper
 
 # (obj, dtype, device, copy, requires_grad)
-def traced_354(fn_, site_, names_):
+def traced_368(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(obj, dtype, device, copy, requires_grad):
         rec_ = recorder.current
@@ -19541,7 +20308,7 @@ def traced_354(fn_, site_, names_):
     return wrapper
 
 # (obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=)
-def traced_355(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_369(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(obj, f, pickle_module=_d2, pickle_protocol=_d3, _use_new_zipfile_serialization=_d4, _disable_byteorder_record=_d5):
         rec_ = recorder.current
@@ -19596,7 +20363,7 @@ def traced_355(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (obj, warn_if_not_writeable=)
-def traced_356(fn_, site_, names_, _d1):
+def traced_370(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(obj, warn_if_not_writeable=_d1):
         rec_ = recorder.current
@@ -19651,7 +20418,7 @@ def traced_356(fn_, site_, names_, _d1):
     return wrapper
 
 # (oldshape, oldstride, newshape)
-def traced_357(fn_, site_, names_):
+def traced_371(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(oldshape, oldstride, newshape):
         rec_ = recorder.current
@@ -19706,7 +20473,7 @@ def traced_357(fn_, site_, names_):
     return wrapper
 
 # (op, args)
-def traced_358(fn_, site_, names_):
+def traced_372(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(op, args):
         rec_ = recorder.current
@@ -19761,7 +20528,7 @@ def traced_358(fn_, site_, names_):
     return wrapper
 
 # (out, in_, ignore_nan)
-def traced_359(fn_, site_, names_):
+def traced_373(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(out, in_, ignore_nan):
         rec_ = recorder.current
@@ -19816,7 +20583,7 @@ def traced_359(fn_, site_, names_):
     return wrapper
 
 # (out, self, dims)
-def traced_360(fn_, site_, names_):
+def traced_374(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(out, self, dims):
         rec_ = recorder.current
@@ -19871,7 +20638,7 @@ def traced_360(fn_, site_, names_):
     return wrapper
 
 # (out, x, groups)
-def traced_361(fn_, site_, names_):
+def traced_375(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(out, x, groups):
         rec_ = recorder.current
@@ -19926,7 +20693,7 @@ def traced_361(fn_, site_, names_):
     return wrapper
 
 # (out, x, idx, out_sizes)
-def traced_362(fn_, site_, names_):
+def traced_376(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(out, x, idx, out_sizes):
         rec_ = recorder.current
@@ -19981,7 +20748,7 @@ def traced_362(fn_, site_, names_):
     return wrapper
 
 # (output, buffer, input)
-def traced_363(fn_, site_, names_):
+def traced_377(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(output, buffer, input):
         rec_ = recorder.current
@@ -20036,7 +20803,7 @@ def traced_363(fn_, site_, names_):
     return wrapper
 
 # (output, input, downscale_factor)
-def traced_364(fn_, site_, names_):
+def traced_378(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(output, input, downscale_factor):
         rec_ = recorder.current
@@ -20091,7 +20858,7 @@ def traced_364(fn_, site_, names_):
     return wrapper
 
 # (output, input, noise, lower_, upper_, gen)
-def traced_365(fn_, site_, names_):
+def traced_379(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(output, input, noise, lower_, upper_, gen):
         rec_ = recorder.current
@@ -20146,7 +20913,7 @@ def traced_365(fn_, site_, names_):
     return wrapper
 
 # (output, input, target, p, margin, weight, nframe, dim, reduction)
-def traced_366(fn_, site_, names_):
+def traced_380(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(output, input, target, p, margin, weight, nframe, dim, reduction):
         rec_ = recorder.current
@@ -20201,7 +20968,7 @@ def traced_366(fn_, site_, names_):
     return wrapper
 
 # (output, input, upscale_factor)
-def traced_367(fn_, site_, names_):
+def traced_381(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(output, input, upscale_factor):
         rec_ = recorder.current
@@ -20256,7 +21023,7 @@ def traced_367(fn_, site_, names_):
     return wrapper
 
 # (output, input, weight, bias, mean, invstd)
-def traced_368(fn_, site_, names_):
+def traced_382(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(output, input, weight, bias, mean, invstd):
         rec_ = recorder.current
@@ -20311,7 +21078,7 @@ def traced_368(fn_, site_, names_):
     return wrapper
 
 # (output, self, weights)
-def traced_369(fn_, site_, names_):
+def traced_383(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(output, self, weights):
         rec_ = recorder.current
@@ -20366,7 +21133,7 @@ def traced_369(fn_, site_, names_):
     return wrapper
 
 # (output, shape)
-def traced_370(fn_, site_, names_):
+def traced_384(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(output, shape):
         rec_ = recorder.current
@@ -20421,7 +21188,7 @@ def traced_370(fn_, site_, names_):
     return wrapper
 
 # (output, total_weight, input, target, weight, reduction, ignore_index)
-def traced_371(fn_, site_, names_):
+def traced_385(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(output, total_weight, input, target, weight, reduction, ignore_index):
         rec_ = recorder.current
@@ -20476,7 +21243,7 @@ def traced_371(fn_, site_, names_):
     return wrapper
 
 # (perm, pivots, dim_size)
-def traced_372(fn_, site_, names_):
+def traced_386(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(perm, pivots, dim_size):
         rec_ = recorder.current
@@ -20531,7 +21298,7 @@ def traced_372(fn_, site_, names_):
     return wrapper
 
 # (primal, tangent, level)
-def traced_373(fn_, site_, names_):
+def traced_387(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(primal, tangent, level):
         rec_ = recorder.current
@@ -20586,7 +21353,7 @@ def traced_373(fn_, site_, names_):
     return wrapper
 
 # (ptr, device)
-def traced_374(fn_, site_, names_):
+def traced_388(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(ptr, device):
         rec_ = recorder.current
@@ -20641,7 +21408,7 @@ def traced_374(fn_, site_, names_):
     return wrapper
 
 # (query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=)
-def traced_375(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_389(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(query, key, value, attn_mask=_d3, dropout_p=_d4, is_causal=_d5, dropout_mask=_d6, scale=_d7, enable_gqa=_d8):
         rec_ = recorder.current
@@ -20696,7 +21463,7 @@ def traced_375(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=)
-def traced_376(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_390(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(query, key, value, attn_mask=_d3, dropout_p=_d4, is_causal=_d5, scale=_d6, enable_gqa=_d7):
         rec_ = recorder.current
@@ -20751,7 +21518,7 @@ def traced_376(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (r, start, end, steps, base)
-def traced_377(fn_, site_, names_):
+def traced_391(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(r, start, end, steps, base):
         rec_ = recorder.current
@@ -20806,7 +21573,7 @@ def traced_377(fn_, site_, names_):
     return wrapper
 
 # (real, imag)
-def traced_378(fn_, site_, names_):
+def traced_392(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(real, imag):
         rec_ = recorder.current
@@ -20861,7 +21628,7 @@ def traced_378(fn_, site_, names_):
     return wrapper
 
 # (real, imag, out)
-def traced_379(fn_, site_, names_):
+def traced_393(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(real, imag, out):
         rec_ = recorder.current
@@ -20916,7 +21683,7 @@ def traced_379(fn_, site_, names_):
     return wrapper
 
 # (repeats, output_size=)
-def traced_380(fn_, site_, names_, _d1):
+def traced_394(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(repeats, output_size=_d1):
         rec_ = recorder.current
@@ -20971,7 +21738,7 @@ def traced_380(fn_, site_, names_, _d1):
     return wrapper
 
 # (result, a, b, dim)
-def traced_381(fn_, site_, names_):
+def traced_395(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, a, b, dim):
         rec_ = recorder.current
@@ -21026,7 +21793,7 @@ def traced_381(fn_, site_, names_):
     return wrapper
 
 # (result, input)
-def traced_382(fn_, site_, names_):
+def traced_396(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, input):
         rec_ = recorder.current
@@ -21081,7 +21848,7 @@ def traced_382(fn_, site_, names_):
     return wrapper
 
 # (result, input, boundaries, right, sorter)
-def traced_383(fn_, site_, names_):
+def traced_397(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, input, boundaries, right, sorter):
         rec_ = recorder.current
@@ -21136,7 +21903,7 @@ def traced_383(fn_, site_, names_):
     return wrapper
 
 # (result, repeats)
-def traced_384(fn_, site_, names_):
+def traced_398(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, repeats):
         rec_ = recorder.current
@@ -21191,7 +21958,7 @@ def traced_384(fn_, site_, names_):
     return wrapper
 
 # (result, rows, cols)
-def traced_385(fn_, site_, names_):
+def traced_399(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, rows, cols):
         rec_ = recorder.current
@@ -21245,8 +22012,63 @@ def traced_385(fn_, site_, names_):
         return result_
     return wrapper
 
+# (result, self, dim)
+def traced_400(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(result, self, dim):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(result, self, dim)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (result, self, dim), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'result': result if type(result) in plain_ else summary_(type(result), describe_)(result), 'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (result, self, dim), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(result, self, dim)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (result, self, dim, index)
-def traced_386(fn_, site_, names_):
+def traced_401(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, self, dim, index):
         rec_ = recorder.current
@@ -21301,7 +22123,7 @@ def traced_386(fn_, site_, names_):
     return wrapper
 
 # (result, self, index)
-def traced_387(fn_, site_, names_):
+def traced_402(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, self, index):
         rec_ = recorder.current
@@ -21356,7 +22178,7 @@ def traced_387(fn_, site_, names_):
     return wrapper
 
 # (result, self, k, upper)
-def traced_388(fn_, site_, names_):
+def traced_403(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, self, k, upper):
         rec_ = recorder.current
@@ -21411,7 +22233,7 @@ def traced_388(fn_, site_, names_):
     return wrapper
 
 # (result, self, mask)
-def traced_389(fn_, site_, names_):
+def traced_404(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, self, mask):
         rec_ = recorder.current
@@ -21466,7 +22288,7 @@ def traced_389(fn_, site_, names_):
     return wrapper
 
 # (result, self, n_sample, gen)
-def traced_390(fn_, site_, names_):
+def traced_405(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, self, n_sample, gen):
         rec_ = recorder.current
@@ -21521,7 +22343,7 @@ def traced_390(fn_, site_, names_):
     return wrapper
 
 # (result, size)
-def traced_391(fn_, site_, names_):
+def traced_406(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, size):
         rec_ = recorder.current
@@ -21576,7 +22398,7 @@ def traced_391(fn_, site_, names_):
     return wrapper
 
 # (result, tensors, dim)
-def traced_392(fn_, site_, names_):
+def traced_407(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, tensors, dim):
         rec_ = recorder.current
@@ -21631,7 +22453,7 @@ def traced_392(fn_, site_, names_):
     return wrapper
 
 # (result, x1, x2, p)
-def traced_393(fn_, site_, names_):
+def traced_408(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(result, x1, x2, p):
         rec_ = recorder.current
@@ -21686,7 +22508,7 @@ def traced_393(fn_, site_, names_):
     return wrapper
 
 # (row, col, offset=, dtype=, layout=, device=, pin_memory=)
-def traced_394(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_409(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(row, col, offset=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
@@ -21741,7 +22563,7 @@ def traced_394(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (rows)
-def traced_395(fn_, site_, names_):
+def traced_410(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(rows):
         rec_ = recorder.current
@@ -21796,7 +22618,7 @@ def traced_395(fn_, site_, names_):
     return wrapper
 
 # (s, dtype=)
-def traced_396(fn_, site_, names_, _d1):
+def traced_411(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(s, dtype=_d1):
         rec_ = recorder.current
@@ -21851,7 +22673,7 @@ def traced_396(fn_, site_, names_, _d1):
     return wrapper
 
 # (s, dtype=, layout=, device=, pin_memory=)
-def traced_397(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_412(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(s, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
@@ -21906,7 +22728,7 @@ def traced_397(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (scaled_grads, found_inf, inv_scale)
-def traced_398(fn_, site_, names_):
+def traced_413(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(scaled_grads, found_inf, inv_scale):
         rec_ = recorder.current
@@ -21961,7 +22783,7 @@ def traced_398(fn_, site_, names_):
     return wrapper
 
 # (self, *args)
-def traced_399(fn_, site_, names_):
+def traced_414(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, *args):
         rec_ = recorder.current
@@ -22013,7 +22835,7 @@ def traced_399(fn_, site_, names_):
     return wrapper
 
 # (self, A, upper)
-def traced_400(fn_, site_, names_):
+def traced_415(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, A, upper):
         rec_ = recorder.current
@@ -22068,7 +22890,7 @@ def traced_400(fn_, site_, names_):
     return wrapper
 
 # (self, B, upper, left, unitriangular, out)
-def traced_401(fn_, site_, names_):
+def traced_416(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, B, upper, left, unitriangular, out):
         rec_ = recorder.current
@@ -22123,7 +22945,7 @@ def traced_401(fn_, site_, names_):
     return wrapper
 
 # (self, B, upper, left=, unitriangular=)
-def traced_402(fn_, site_, names_, _d3, _d4):
+def traced_417(fn_, site_, names_, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, B, upper, left=_d3, unitriangular=_d4):
         rec_ = recorder.current
@@ -22178,7 +23000,7 @@ def traced_402(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, UPLO=)
-def traced_403(fn_, site_, names_, _d1):
+def traced_418(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, UPLO=_d1):
         rec_ = recorder.current
@@ -22233,7 +23055,7 @@ def traced_403(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, alpha=)
-def traced_404(fn_, site_, names_, _d1):
+def traced_419(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, alpha=_d1):
         rec_ = recorder.current
@@ -22288,7 +23110,7 @@ def traced_404(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, args, kwargs)
-def traced_405(fn_, site_, names_):
+def traced_420(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, args, kwargs):
         rec_ = recorder.current
@@ -22343,7 +23165,7 @@ def traced_405(fn_, site_, names_):
     return wrapper
 
 # (self, atol=, rtol=, hermitian=, rcond=)
-def traced_406(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_421(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, atol=_d1, rtol=_d2, hermitian=_d3, rcond=_d4):
         rec_ = recorder.current
@@ -22398,7 +23220,7 @@ def traced_406(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, atol=, rtol=, hermitian=, tol=)
-def traced_407(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_422(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, atol=_d1, rtol=_d2, hermitian=_d3, tol=_d4):
         rec_ = recorder.current
@@ -22453,7 +23275,7 @@ def traced_407(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, axis0, axis1)
-def traced_408(fn_, site_, names_):
+def traced_423(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, axis0, axis1):
         rec_ = recorder.current
@@ -22508,7 +23330,7 @@ def traced_408(fn_, site_, names_):
     return wrapper
 
 # (self, b, rcond, driver, solution, residuals, rank, singular_values)
-def traced_409(fn_, site_, names_):
+def traced_424(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, b, rcond, driver, solution, residuals, rank, singular_values):
         rec_ = recorder.current
@@ -22563,7 +23385,7 @@ def traced_409(fn_, site_, names_):
     return wrapper
 
 # (self, b, rcond=, driver=)
-def traced_410(fn_, site_, names_, _d2, _d3):
+def traced_425(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, b, rcond=_d2, driver=_d3):
         rec_ = recorder.current
@@ -22618,7 +23440,7 @@ def traced_410(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=)
-def traced_411(fn_, site_, names_, _d1, _d2, _d3):
+def traced_426(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, bins=_d1, min=_d2, max=_d3):
         rec_ = recorder.current
@@ -22673,7 +23495,7 @@ def traced_411(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, bins=, min=, max=, out=)
-def traced_412(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_427(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, bins=_d1, min=_d2, max=_d3, out=_d4):
         rec_ = recorder.current
@@ -22728,7 +23550,7 @@ def traced_412(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, bins=, range=, weight=, density=)
-def traced_413(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_428(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, bins=_d1, range=_d2, weight=_d3, density=_d4):
         rec_ = recorder.current
@@ -22783,7 +23605,7 @@ def traced_413(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, block)
-def traced_414(fn_, site_, names_):
+def traced_429(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, block):
         rec_ = recorder.current
@@ -22838,7 +23660,7 @@ def traced_414(fn_, site_, names_):
     return wrapper
 
 # (self, block, context)
-def traced_415(fn_, site_, names_):
+def traced_430(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, block, context):
         rec_ = recorder.current
@@ -22893,7 +23715,7 @@ def traced_415(fn_, site_, names_):
     return wrapper
 
 # (self, boundaries, out_int32, right, out)
-def traced_416(fn_, site_, names_):
+def traced_431(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, boundaries, out_int32, right, out):
         rec_ = recorder.current
@@ -22948,7 +23770,7 @@ def traced_416(fn_, site_, names_):
     return wrapper
 
 # (self, boundaries, out_int32=, right=)
-def traced_417(fn_, site_, names_, _d2, _d3):
+def traced_432(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, boundaries, out_int32=_d2, right=_d3):
         rec_ = recorder.current
@@ -23003,7 +23825,7 @@ def traced_417(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, chunks, dim=)
-def traced_418(fn_, site_, names_, _d2):
+def traced_433(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, chunks, dim=_d2):
         rec_ = recorder.current
@@ -23058,7 +23880,7 @@ def traced_418(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, config)
-def traced_419(fn_, site_, names_):
+def traced_434(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, config):
         rec_ = recorder.current
@@ -23113,7 +23935,7 @@ def traced_419(fn_, site_, names_):
     return wrapper
 
 # (self, context)
-def traced_420(fn_, site_, names_):
+def traced_435(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, context):
         rec_ = recorder.current
@@ -23168,7 +23990,7 @@ def traced_420(fn_, site_, names_):
     return wrapper
 
 # (self, correction=, fweights=, aweights=)
-def traced_421(fn_, site_, names_, _d1, _d2, _d3):
+def traced_436(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, correction=_d1, fweights=_d2, aweights=_d3):
         rec_ = recorder.current
@@ -23223,7 +24045,7 @@ def traced_421(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, decimals, out)
-def traced_422(fn_, site_, names_):
+def traced_437(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, decimals, out):
         rec_ = recorder.current
@@ -23278,7 +24100,7 @@ def traced_422(fn_, site_, names_):
     return wrapper
 
 # (self, decimals=)
-def traced_423(fn_, site_, names_, _d1):
+def traced_438(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, decimals=_d1):
         rec_ = recorder.current
@@ -23333,7 +24155,7 @@ def traced_423(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, device, dtype, non_blocking, copy, memory_format)
-def traced_424(fn_, site_, names_):
+def traced_439(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, device, dtype, non_blocking, copy, memory_format):
         rec_ = recorder.current
@@ -23388,7 +24210,7 @@ def traced_424(fn_, site_, names_):
     return wrapper
 
 # (self, device, orig_size, stream)
-def traced_425(fn_, site_, names_):
+def traced_440(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, device, orig_size, stream):
         rec_ = recorder.current
@@ -23443,7 +24265,7 @@ def traced_425(fn_, site_, names_):
     return wrapper
 
 # (self, diagonal=)
-def traced_426(fn_, site_, names_, _d1):
+def traced_441(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, diagonal=_d1):
         rec_ = recorder.current
@@ -23498,7 +24320,7 @@ def traced_426(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dim)
-def traced_427(fn_, site_, names_):
+def traced_442(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim):
         rec_ = recorder.current
@@ -23553,7 +24375,7 @@ def traced_427(fn_, site_, names_):
     return wrapper
 
 # (self, dim, correction, keepdim, out)
-def traced_428(fn_, site_, names_):
+def traced_443(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, correction, keepdim, out):
         rec_ = recorder.current
@@ -23608,7 +24430,7 @@ def traced_428(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype, out)
-def traced_429(fn_, site_, names_):
+def traced_444(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, dtype, out):
         rec_ = recorder.current
@@ -23663,7 +24485,7 @@ def traced_429(fn_, site_, names_):
     return wrapper
 
 # (self, dim, dtype=)
-def traced_430(fn_, site_, names_, _d2):
+def traced_445(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, dtype=_d2):
         rec_ = recorder.current
@@ -23718,7 +24540,7 @@ def traced_430(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, index)
-def traced_431(fn_, site_, names_):
+def traced_446(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index):
         rec_ = recorder.current
@@ -23773,7 +24595,7 @@ def traced_431(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, real_dim=)
-def traced_432(fn_, site_, names_, _d3):
+def traced_447(fn_, site_, names_, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, real_dim=_d3):
         rec_ = recorder.current
@@ -23828,7 +24650,7 @@ def traced_432(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, source)
-def traced_433(fn_, site_, names_):
+def traced_448(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, source):
         rec_ = recorder.current
@@ -23883,7 +24705,7 @@ def traced_433(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha)
-def traced_434(fn_, site_, names_):
+def traced_449(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, source, alpha):
         rec_ = recorder.current
@@ -23938,7 +24760,7 @@ def traced_434(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, alpha=)
-def traced_435(fn_, site_, names_, _d4):
+def traced_450(fn_, site_, names_, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, source, alpha=_d4):
         rec_ = recorder.current
@@ -23993,7 +24815,7 @@ def traced_435(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self)
-def traced_436(fn_, site_, names_):
+def traced_451(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, source, reduce, include_self):
         rec_ = recorder.current
@@ -24048,7 +24870,7 @@ def traced_436(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, source, reduce, include_self=)
-def traced_437(fn_, site_, names_, _d5):
+def traced_452(fn_, site_, names_, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, source, reduce, include_self=_d5):
         rec_ = recorder.current
@@ -24103,7 +24925,7 @@ def traced_437(fn_, site_, names_, _d5):
     return wrapper
 
 # (self, dim, index, sparse_grad=)
-def traced_438(fn_, site_, names_, _d3):
+def traced_453(fn_, site_, names_, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, sparse_grad=_d3):
         rec_ = recorder.current
@@ -24158,7 +24980,7 @@ def traced_438(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, dim, index, src)
-def traced_439(fn_, site_, names_):
+def traced_454(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, src):
         rec_ = recorder.current
@@ -24213,7 +25035,7 @@ def traced_439(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src, reduce)
-def traced_440(fn_, site_, names_):
+def traced_455(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, src, reduce):
         rec_ = recorder.current
@@ -24268,7 +25090,7 @@ def traced_440(fn_, site_, names_):
     return wrapper
 
 # (self, dim, index, src=, value=, reduce=)
-def traced_441(fn_, site_, names_, _d3, _d4, _d5):
+def traced_456(fn_, site_, names_, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, src=_d3, value=_d4, reduce=_d5):
         rec_ = recorder.current
@@ -24323,7 +25145,7 @@ def traced_441(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, dim, index, value)
-def traced_442(fn_, site_, names_):
+def traced_457(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, index, value):
         rec_ = recorder.current
@@ -24378,7 +25200,7 @@ def traced_442(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, dtype, out)
-def traced_443(fn_, site_, names_):
+def traced_458(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, keepdim, dtype, out):
         rec_ = recorder.current
@@ -24433,7 +25255,7 @@ def traced_443(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, min_result, max_result)
-def traced_444(fn_, site_, names_):
+def traced_459(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, keepdim, min_result, max_result):
         rec_ = recorder.current
@@ -24488,7 +25310,7 @@ def traced_444(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, out)
-def traced_445(fn_, site_, names_):
+def traced_460(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, keepdim, out):
         rec_ = recorder.current
@@ -24543,7 +25365,7 @@ def traced_445(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim, values, indices)
-def traced_446(fn_, site_, names_):
+def traced_461(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, keepdim, values, indices):
         rec_ = recorder.current
@@ -24598,7 +25420,7 @@ def traced_446(fn_, site_, names_):
     return wrapper
 
 # (self, dim, keepdim=)
-def traced_447(fn_, site_, names_, _d2):
+def traced_462(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, keepdim=_d2):
         rec_ = recorder.current
@@ -24653,7 +25475,7 @@ def traced_447(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, dim, normalization, forward)
-def traced_448(fn_, site_, names_):
+def traced_463(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, normalization, forward):
         rec_ = recorder.current
@@ -24708,7 +25530,7 @@ def traced_448(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, forward, out)
-def traced_449(fn_, site_, names_):
+def traced_464(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, normalization, forward, out):
         rec_ = recorder.current
@@ -24763,7 +25585,7 @@ def traced_449(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size)
-def traced_450(fn_, site_, names_):
+def traced_465(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, normalization, last_dim_size):
         rec_ = recorder.current
@@ -24818,7 +25640,7 @@ def traced_450(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, last_dim_size, out)
-def traced_451(fn_, site_, names_):
+def traced_466(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, normalization, last_dim_size, out):
         rec_ = recorder.current
@@ -24873,7 +25695,7 @@ def traced_451(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided)
-def traced_452(fn_, site_, names_):
+def traced_467(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, normalization, onesided):
         rec_ = recorder.current
@@ -24928,7 +25750,7 @@ def traced_452(fn_, site_, names_):
     return wrapper
 
 # (self, dim, normalization, onesided, out)
-def traced_453(fn_, site_, names_):
+def traced_468(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, normalization, onesided, out):
         rec_ = recorder.current
@@ -24983,7 +25805,7 @@ def traced_453(fn_, site_, names_):
     return wrapper
 
 # (self, dim, return_inverse=, return_counts=)
-def traced_454(fn_, site_, names_, _d2, _d3):
+def traced_469(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
@@ -25038,7 +25860,7 @@ def traced_454(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, dim, sizes)
-def traced_455(fn_, site_, names_):
+def traced_470(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, sizes):
         rec_ = recorder.current
@@ -25093,7 +25915,7 @@ def traced_455(fn_, site_, names_):
     return wrapper
 
 # (self, dim, sorted=, return_inverse=, return_counts=)
-def traced_456(fn_, site_, names_, _d2, _d3, _d4):
+def traced_471(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, sorted=_d2, return_inverse=_d3, return_counts=_d4):
         rec_ = recorder.current
@@ -25148,7 +25970,7 @@ def traced_456(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, dim, start, length)
-def traced_457(fn_, site_, names_):
+def traced_472(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, start, length):
         rec_ = recorder.current
@@ -25203,7 +26025,7 @@ def traced_457(fn_, site_, names_):
     return wrapper
 
 # (self, dim, start, stop, step, disable_slice_optimization)
-def traced_458(fn_, site_, names_):
+def traced_473(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim, start, stop, step, disable_slice_optimization):
         rec_ = recorder.current
@@ -25257,8 +26079,63 @@ def traced_458(fn_, site_, names_):
         return result_
     return wrapper
 
+# (self, dim, unbiased=, keepdim=)
+def traced_474(fn_, site_, names_, _d2, _d3):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, dim, unbiased=_d2, keepdim=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, unbiased, keepdim)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, unbiased, keepdim), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'unbiased': unbiased if type(unbiased) in plain_ else summary_(type(unbiased), describe_)(unbiased), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, dim, unbiased, keepdim), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, dim, unbiased, keepdim)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (self, dim0, dim1)
-def traced_459(fn_, site_, names_):
+def traced_475(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim0, dim1):
         rec_ = recorder.current
@@ -25313,7 +26190,7 @@ def traced_459(fn_, site_, names_):
     return wrapper
 
 # (self, dim=)
-def traced_460(fn_, site_, names_, _d1):
+def traced_476(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim=_d1):
         rec_ = recorder.current
@@ -25367,8 +26244,63 @@ def traced_460(fn_, site_, names_, _d1):
         return result_
     return wrapper
 
+# (self, dim=, correction=, keepdim=)
+def traced_477(fn_, site_, names_, _d1, _d2, _d3):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, dim=_d1, correction=_d2, keepdim=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, dim, correction, keepdim)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, dim, correction, keepdim), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'correction': correction if type(correction) in plain_ else summary_(type(correction), describe_)(correction), 'keepdim': keepdim if type(keepdim) in plain_ else summary_(type(keepdim), describe_)(keepdim)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, dim, correction, keepdim), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, dim, correction, keepdim)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (self, dim=, descending=)
-def traced_461(fn_, site_, names_, _d1, _d2):
+def traced_478(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim=_d1, descending=_d2):
         rec_ = recorder.current
@@ -25423,7 +26355,7 @@ def traced_461(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=)
-def traced_462(fn_, site_, names_, _d1, _d2):
+def traced_479(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim=_d1, keepdim=_d2):
         rec_ = recorder.current
@@ -25478,7 +26410,7 @@ def traced_462(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, dim=, keepdim=, dtype=)
-def traced_463(fn_, site_, names_, _d1, _d2, _d3):
+def traced_480(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim=_d1, keepdim=_d2, dtype=_d3):
         rec_ = recorder.current
@@ -25533,7 +26465,7 @@ def traced_463(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, dim=, start=, end=, step=)
-def traced_464(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_481(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dim=_d1, start=_d2, end=_d3, step=_d4):
         rec_ = recorder.current
@@ -25588,7 +26520,7 @@ def traced_464(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, dimension, size, step)
-def traced_465(fn_, site_, names_):
+def traced_482(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dimension, size, step):
         rec_ = recorder.current
@@ -25643,7 +26575,7 @@ def traced_465(fn_, site_, names_):
     return wrapper
 
 # (self, dims)
-def traced_466(fn_, site_, names_):
+def traced_483(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dims):
         rec_ = recorder.current
@@ -25698,7 +26630,7 @@ def traced_466(fn_, site_, names_):
     return wrapper
 
 # (self, downscale_factor)
-def traced_467(fn_, site_, names_):
+def traced_484(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, downscale_factor):
         rec_ = recorder.current
@@ -25753,7 +26685,7 @@ def traced_467(fn_, site_, names_):
     return wrapper
 
 # (self, dst, src, pool)
-def traced_468(fn_, site_, names_):
+def traced_485(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dst, src, pool):
         rec_ = recorder.current
@@ -25808,7 +26740,7 @@ def traced_468(fn_, site_, names_):
     return wrapper
 
 # (self, dtype)
-def traced_469(fn_, site_, names_):
+def traced_486(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dtype):
         rec_ = recorder.current
@@ -25863,7 +26795,7 @@ def traced_469(fn_, site_, names_):
     return wrapper
 
 # (self, dtype=)
-def traced_470(fn_, site_, names_, _d1):
+def traced_487(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dtype=_d1):
         rec_ = recorder.current
@@ -25918,7 +26850,7 @@ def traced_470(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_471(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_488(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
@@ -25973,7 +26905,7 @@ def traced_471(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=)
-def traced_472(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_489(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, non_blocking=_d5, memory_format=_d6):
         rec_ = recorder.current
@@ -26028,7 +26960,7 @@ def traced_472(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=)
-def traced_473(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_490(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, dtype=_d1, non_blocking=_d2, copy=_d3, memory_format=_d4, layout=_d5, device=_d6, pin_memory=_d7, other=_d8):
         rec_ = recorder.current
@@ -26083,7 +27015,7 @@ def traced_473(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, eigenvalues, eigenvectors)
-def traced_474(fn_, site_, names_):
+def traced_491(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, eigenvalues, eigenvectors):
         rec_ = recorder.current
@@ -26138,7 +27070,7 @@ def traced_474(fn_, site_, names_):
     return wrapper
 
 # (self, eps, out)
-def traced_475(fn_, site_, names_):
+def traced_492(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, eps, out):
         rec_ = recorder.current
@@ -26193,7 +27125,7 @@ def traced_475(fn_, site_, names_):
     return wrapper
 
 # (self, eps=)
-def traced_476(fn_, site_, names_, _d1):
+def traced_493(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, eps=_d1):
         rec_ = recorder.current
@@ -26248,7 +27180,7 @@ def traced_476(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, exponent)
-def traced_477(fn_, site_, names_):
+def traced_494(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, exponent):
         rec_ = recorder.current
@@ -26303,7 +27235,7 @@ def traced_477(fn_, site_, names_):
     return wrapper
 
 # (self, exponent, out)
-def traced_478(fn_, site_, names_):
+def traced_495(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, exponent, out):
         rec_ = recorder.current
@@ -26358,7 +27290,7 @@ def traced_478(fn_, site_, names_):
     return wrapper
 
 # (self, filename, flags, size, fd=)
-def traced_479(fn_, site_, names_, _d4):
+def traced_496(fn_, site_, names_, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, filename, flags, size, fd=_d4):
         rec_ = recorder.current
@@ -26413,7 +27345,7 @@ def traced_479(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_480(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_497(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
@@ -26468,7 +27400,7 @@ def traced_480(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, fill_value, wrap=)
-def traced_481(fn_, site_, names_, _d2):
+def traced_498(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, fill_value, wrap=_d2):
         rec_ = recorder.current
@@ -26523,7 +27455,7 @@ def traced_481(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, found_inf, inv_scale)
-def traced_482(fn_, site_, names_):
+def traced_499(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, found_inf, inv_scale):
         rec_ = recorder.current
@@ -26578,7 +27510,7 @@ def traced_482(fn_, site_, names_):
     return wrapper
 
 # (self, from_=, to=, generator=)
-def traced_483(fn_, site_, names_, _d1, _d2, _d3):
+def traced_500(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, from_=_d1, to=_d2, generator=_d3):
         rec_ = recorder.current
@@ -26633,7 +27565,7 @@ def traced_483(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, generator=)
-def traced_484(fn_, site_, names_, _d1):
+def traced_501(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, generator=_d1):
         rec_ = recorder.current
@@ -26688,7 +27620,7 @@ def traced_484(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_485(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_502(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5, memory_format=_d6):
         rec_ = recorder.current
@@ -26743,7 +27675,7 @@ def traced_485(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, generator=, out=)
-def traced_486(fn_, site_, names_, _d1, _d2):
+def traced_503(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, generator=_d1, out=_d2):
         rec_ = recorder.current
@@ -26798,7 +27730,7 @@ def traced_486(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, grad)
-def traced_487(fn_, site_, names_):
+def traced_504(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, grad):
         rec_ = recorder.current
@@ -26853,7 +27785,7 @@ def traced_487(fn_, site_, names_):
     return wrapper
 
 # (self, groups)
-def traced_488(fn_, site_, names_):
+def traced_505(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, groups):
         rec_ = recorder.current
@@ -26908,7 +27840,7 @@ def traced_488(fn_, site_, names_):
     return wrapper
 
 # (self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval)
-def traced_489(fn_, site_, names_):
+def traced_506(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval):
         rec_ = recorder.current
@@ -26963,7 +27895,7 @@ def traced_489(fn_, site_, names_):
     return wrapper
 
 # (self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_490(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_507(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, high, low=_d2, generator=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7, memory_format=_d8):
         rec_ = recorder.current
@@ -27018,7 +27950,7 @@ def traced_490(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (self, hist, bin_edges)
-def traced_491(fn_, site_, names_):
+def traced_508(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, hist, bin_edges):
         rec_ = recorder.current
@@ -27073,7 +28005,7 @@ def traced_491(fn_, site_, names_):
     return wrapper
 
 # (self, ind, out)
-def traced_492(fn_, site_, names_):
+def traced_509(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, ind, out):
         rec_ = recorder.current
@@ -27128,7 +28060,7 @@ def traced_492(fn_, site_, names_):
     return wrapper
 
 # (self, ind=)
-def traced_493(fn_, site_, names_, _d1):
+def traced_510(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, ind=_d1):
         rec_ = recorder.current
@@ -27183,7 +28115,7 @@ def traced_493(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, index)
-def traced_494(fn_, site_, names_):
+def traced_511(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, index):
         rec_ = recorder.current
@@ -27238,7 +28170,7 @@ def traced_494(fn_, site_, names_):
     return wrapper
 
 # (self, index, out_indices, disable_slice_optimization, specified_dims)
-def traced_495(fn_, site_, names_):
+def traced_512(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, index, out_indices, disable_slice_optimization, specified_dims):
         rec_ = recorder.current
@@ -27293,7 +28225,7 @@ def traced_495(fn_, site_, names_):
     return wrapper
 
 # (self, index, py_value)
-def traced_496(fn_, site_, names_):
+def traced_513(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, index, py_value):
         rec_ = recorder.current
@@ -27347,8 +28279,63 @@ def traced_496(fn_, site_, names_):
         return result_
     return wrapper
 
+# (self, indices)
+def traced_514(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, indices):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, indices)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, indices), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'indices': indices if type(indices) in plain_ else summary_(type(indices), describe_)(indices)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, indices), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, indices)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (self, indices, dim=)
-def traced_497(fn_, site_, names_, _d2):
+def traced_515(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, indices, dim=_d2):
         rec_ = recorder.current
@@ -27403,7 +28390,7 @@ def traced_497(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, indices, max_norm, norm_type)
-def traced_498(fn_, site_, names_):
+def traced_516(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, indices, max_norm, norm_type):
         rec_ = recorder.current
@@ -27458,7 +28445,7 @@ def traced_498(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size)
-def traced_499(fn_, site_, names_):
+def traced_517(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, indices, output_size):
         rec_ = recorder.current
@@ -27513,7 +28500,7 @@ def traced_499(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, out)
-def traced_500(fn_, site_, names_):
+def traced_518(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, indices, output_size, out):
         rec_ = recorder.current
@@ -27568,7 +28555,7 @@ def traced_500(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, stride, padding)
-def traced_501(fn_, site_, names_):
+def traced_519(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, indices, output_size, stride, padding):
         rec_ = recorder.current
@@ -27623,7 +28610,7 @@ def traced_501(fn_, site_, names_):
     return wrapper
 
 # (self, indices, output_size, stride, padding, out)
-def traced_502(fn_, site_, names_):
+def traced_520(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, indices, output_size, stride, padding, out):
         rec_ = recorder.current
@@ -27678,7 +28665,7 @@ def traced_502(fn_, site_, names_):
     return wrapper
 
 # (self, indices, values, accumulate=)
-def traced_503(fn_, site_, names_, _d3):
+def traced_521(fn_, site_, names_, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, indices, values, accumulate=_d3):
         rec_ = recorder.current
@@ -27733,7 +28720,7 @@ def traced_503(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, indices, values, accumulate=, unsafe=)
-def traced_504(fn_, site_, names_, _d3, _d4):
+def traced_522(fn_, site_, names_, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, indices, values, accumulate=_d3, unsafe=_d4):
         rec_ = recorder.current
@@ -27788,7 +28775,7 @@ def traced_504(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (self, input2, upper, out)
-def traced_505(fn_, site_, names_):
+def traced_523(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, input2, upper, out):
         rec_ = recorder.current
@@ -27843,7 +28830,7 @@ def traced_505(fn_, site_, names_):
     return wrapper
 
 # (self, input2, upper=)
-def traced_506(fn_, site_, names_, _d2):
+def traced_524(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, input2, upper=_d2):
         rec_ = recorder.current
@@ -27898,7 +28885,7 @@ def traced_506(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, it, from_, to, gen)
-def traced_507(fn_, site_, names_):
+def traced_525(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, it, from_, to, gen):
         rec_ = recorder.current
@@ -27953,7 +28940,7 @@ def traced_507(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim, keepdim, values, indices)
-def traced_508(fn_, site_, names_):
+def traced_526(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, k, dim, keepdim, values, indices):
         rec_ = recorder.current
@@ -28008,7 +28995,7 @@ def traced_508(fn_, site_, names_):
     return wrapper
 
 # (self, k, dim=, keepdim=)
-def traced_509(fn_, site_, names_, _d2, _d3):
+def traced_527(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, k, dim=_d2, keepdim=_d3):
         rec_ = recorder.current
@@ -28063,7 +29050,7 @@ def traced_509(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, k, dim=, largest=, sorted=)
-def traced_510(fn_, site_, names_, _d2, _d3, _d4):
+def traced_528(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, k, dim=_d2, largest=_d3, sorted=_d4):
         rec_ = recorder.current
@@ -28118,7 +29105,7 @@ def traced_510(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, k=, dims=)
-def traced_511(fn_, site_, names_, _d1, _d2):
+def traced_529(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, k=_d1, dims=_d2):
         rec_ = recorder.current
@@ -28173,7 +29160,7 @@ def traced_511(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride)
-def traced_512(fn_, site_, names_):
+def traced_530(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
@@ -28228,7 +29215,7 @@ def traced_512(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, dilation, padding, stride, out)
-def traced_513(fn_, site_, names_):
+def traced_531(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
@@ -28283,7 +29270,7 @@ def traced_513(fn_, site_, names_):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=)
-def traced_514(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_532(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5):
         rec_ = recorder.current
@@ -28338,7 +29325,7 @@ def traced_514(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=)
-def traced_515(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
+def traced_533(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, ceil_mode=_d4, count_include_pad=_d5, divisor_override=_d6):
         rec_ = recorder.current
@@ -28393,7 +29380,7 @@ def traced_515(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, kernel_size, stride=, padding=, dilation=, ceil_mode=)
-def traced_516(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_534(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, kernel_size, stride=_d2, padding=_d3, dilation=_d4, ceil_mode=_d5):
         rec_ = recorder.current
@@ -28448,7 +29435,7 @@ def traced_516(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, kwargs)
-def traced_517(fn_, site_, names_):
+def traced_535(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, kwargs):
         rec_ = recorder.current
@@ -28503,7 +29490,7 @@ def traced_517(fn_, site_, names_):
     return wrapper
 
 # (self, lambd=, generator=)
-def traced_518(fn_, site_, names_, _d1, _d2):
+def traced_536(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, lambd=_d1, generator=_d2):
         rec_ = recorder.current
@@ -28558,7 +29545,7 @@ def traced_518(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, level)
-def traced_519(fn_, site_, names_):
+def traced_537(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, level):
         rec_ = recorder.current
@@ -28613,7 +29600,7 @@ def traced_519(fn_, site_, names_):
     return wrapper
 
 # (self, lower=, upper=, training=, generator=)
-def traced_520(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_538(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, lower=_d1, upper=_d2, training=_d3, generator=_d4):
         rec_ = recorder.current
@@ -28668,7 +29655,7 @@ def traced_520(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, mantissa, exponent)
-def traced_521(fn_, site_, names_):
+def traced_539(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, mantissa, exponent):
         rec_ = recorder.current
@@ -28723,7 +29710,7 @@ def traced_521(fn_, site_, names_):
     return wrapper
 
 # (self, mask)
-def traced_522(fn_, site_, names_):
+def traced_540(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, mask):
         rec_ = recorder.current
@@ -28778,7 +29765,7 @@ def traced_522(fn_, site_, names_):
     return wrapper
 
 # (self, mask, source)
-def traced_523(fn_, site_, names_):
+def traced_541(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, mask, source):
         rec_ = recorder.current
@@ -28833,7 +29820,7 @@ def traced_523(fn_, site_, names_):
     return wrapper
 
 # (self, mask, value)
-def traced_524(fn_, site_, names_):
+def traced_542(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, mask, value):
         rec_ = recorder.current
@@ -28888,7 +29875,7 @@ def traced_524(fn_, site_, names_):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=)
-def traced_525(fn_, site_, names_, _d4, _d5):
+def traced_543(fn_, site_, names_, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5):
         rec_ = recorder.current
@@ -28943,7 +29930,7 @@ def traced_525(fn_, site_, names_, _d4, _d5):
     return wrapper
 
 # (self, mat1, mat2, out_dtype, beta=, alpha=, out=)
-def traced_526(fn_, site_, names_, _d4, _d5, _d6):
+def traced_544(fn_, site_, names_, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, mat1, mat2, out_dtype, beta=_d4, alpha=_d5, out=_d6):
         rec_ = recorder.current
@@ -28998,7 +29985,7 @@ def traced_526(fn_, site_, names_, _d4, _d5, _d6):
     return wrapper
 
 # (self, mean, std, gen)
-def traced_527(fn_, site_, names_):
+def traced_545(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, mean, std, gen):
         rec_ = recorder.current
@@ -29053,7 +30040,7 @@ def traced_527(fn_, site_, names_):
     return wrapper
 
 # (self, mean=, std=, generator=)
-def traced_528(fn_, site_, names_, _d1, _d2, _d3):
+def traced_546(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, mean=_d1, std=_d2, generator=_d3):
         rec_ = recorder.current
@@ -29108,7 +30095,7 @@ def traced_528(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, median=, sigma=, generator=)
-def traced_529(fn_, site_, names_, _d1, _d2, _d3):
+def traced_547(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, median=_d1, sigma=_d2, generator=_d3):
         rec_ = recorder.current
@@ -29163,7 +30150,7 @@ def traced_529(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, memory_format=)
-def traced_530(fn_, site_, names_, _d1):
+def traced_548(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, memory_format=_d1):
         rec_ = recorder.current
@@ -29218,7 +30205,7 @@ def traced_530(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, min=, max=)
-def traced_531(fn_, site_, names_, _d1, _d2):
+def traced_549(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, min=_d1, max=_d2):
         rec_ = recorder.current
@@ -29273,7 +30260,7 @@ def traced_531(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, min_val, max_val, out)
-def traced_532(fn_, site_, names_):
+def traced_550(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, min_val, max_val, out):
         rec_ = recorder.current
@@ -29328,7 +30315,7 @@ def traced_532(fn_, site_, names_):
     return wrapper
 
 # (self, min_val=, max_val=)
-def traced_533(fn_, site_, names_, _d1, _d2):
+def traced_551(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, min_val=_d1, max_val=_d2):
         rec_ = recorder.current
@@ -29383,7 +30370,7 @@ def traced_533(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, n)
-def traced_534(fn_, site_, names_):
+def traced_552(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, n):
         rec_ = recorder.current
@@ -29438,7 +30425,7 @@ def traced_534(fn_, site_, names_):
     return wrapper
 
 # (self, n, dim, norm, out)
-def traced_535(fn_, site_, names_):
+def traced_553(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, n, dim, norm, out):
         rec_ = recorder.current
@@ -29493,7 +30480,7 @@ def traced_535(fn_, site_, names_):
     return wrapper
 
 # (self, n, dim, prepend, append, out)
-def traced_536(fn_, site_, names_):
+def traced_554(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, n, dim, prepend, append, out):
         rec_ = recorder.current
@@ -29548,7 +30535,7 @@ def traced_536(fn_, site_, names_):
     return wrapper
 
 # (self, n, out)
-def traced_537(fn_, site_, names_):
+def traced_555(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, n, out):
         rec_ = recorder.current
@@ -29603,7 +30590,7 @@ def traced_537(fn_, site_, names_):
     return wrapper
 
 # (self, n=, dim=, norm=)
-def traced_538(fn_, site_, names_, _d1, _d2, _d3):
+def traced_556(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, n=_d1, dim=_d2, norm=_d3):
         rec_ = recorder.current
@@ -29658,7 +30645,7 @@ def traced_538(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, n=, dim=, prepend=, append=)
-def traced_539(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_557(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, n=_d1, dim=_d2, prepend=_d3, append=_d4):
         rec_ = recorder.current
@@ -29713,7 +30700,7 @@ def traced_539(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=)
-def traced_540(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
+def traced_558(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, n_fft, hop_length=_d2, win_length=_d3, window=_d4, center=_d5, normalized=_d6, onesided=_d7, length=_d8, return_complex=_d9):
         rec_ = recorder.current
@@ -29768,7 +30755,7 @@ def traced_540(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
     return wrapper
 
 # (self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=)
-def traced_541(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10):
+def traced_559(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, n_fft, hop_length=_d2, win_length=_d3, window=_d4, center=_d5, pad_mode=_d6, normalized=_d7, onesided=_d8, return_complex=_d9, align_to_window=_d10):
         rec_ = recorder.current
@@ -29823,7 +30810,7 @@ def traced_541(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10)
     return wrapper
 
 # (self, nan, posinf, neginf, out)
-def traced_542(fn_, site_, names_):
+def traced_560(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, nan, posinf, neginf, out):
         rec_ = recorder.current
@@ -29878,7 +30865,7 @@ def traced_542(fn_, site_, names_):
     return wrapper
 
 # (self, nan=, posinf=, neginf=)
-def traced_543(fn_, site_, names_, _d1, _d2, _d3):
+def traced_561(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, nan=_d1, posinf=_d2, neginf=_d3):
         rec_ = recorder.current
@@ -29933,7 +30920,7 @@ def traced_543(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, nbytes)
-def traced_544(fn_, site_, names_):
+def traced_562(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, nbytes):
         rec_ = recorder.current
@@ -29988,7 +30975,7 @@ def traced_544(fn_, site_, names_):
     return wrapper
 
 # (self, nelements)
-def traced_545(fn_, site_, names_):
+def traced_563(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, nelements):
         rec_ = recorder.current
@@ -30043,7 +31030,7 @@ def traced_545(fn_, site_, names_):
     return wrapper
 
 # (self, new_size)
-def traced_546(fn_, site_, names_):
+def traced_564(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, new_size):
         rec_ = recorder.current
@@ -30098,7 +31085,7 @@ def traced_546(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower, upper, training, generator, out)
-def traced_547(fn_, site_, names_):
+def traced_565(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, noise, lower, upper, training, generator, out):
         rec_ = recorder.current
@@ -30153,7 +31140,7 @@ def traced_547(fn_, site_, names_):
     return wrapper
 
 # (self, noise, lower=, upper=, training=, generator=)
-def traced_548(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_566(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, noise, lower=_d2, upper=_d3, training=_d4, generator=_d5):
         rec_ = recorder.current
@@ -30208,7 +31195,7 @@ def traced_548(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, num_classes=)
-def traced_549(fn_, site_, names_, _d1):
+def traced_567(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, num_classes=_d1):
         rec_ = recorder.current
@@ -30263,7 +31250,7 @@ def traced_549(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, num_samples, replacement=, generator=)
-def traced_550(fn_, site_, names_, _d2, _d3):
+def traced_568(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, num_samples, replacement=_d2, generator=_d3):
         rec_ = recorder.current
@@ -30318,7 +31305,7 @@ def traced_550(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, num_samples, replacement=, generator=, out=)
-def traced_551(fn_, site_, names_, _d2, _d3, _d4):
+def traced_569(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, num_samples, replacement=_d2, generator=_d3, out=_d4):
         rec_ = recorder.current
@@ -30373,7 +31360,7 @@ def traced_551(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, offset=)
-def traced_552(fn_, site_, names_, _d1):
+def traced_570(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, offset=_d1):
         rec_ = recorder.current
@@ -30428,7 +31415,7 @@ def traced_552(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, offset=, dim1=, dim2=)
-def traced_553(fn_, site_, names_, _d1, _d2, _d3):
+def traced_571(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, offset=_d1, dim1=_d2, dim2=_d3):
         rec_ = recorder.current
@@ -30483,7 +31470,7 @@ def traced_553(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, op, ks, args)
-def traced_554(fn_, site_, names_):
+def traced_572(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, op, ks, args):
         rec_ = recorder.current
@@ -30538,7 +31525,7 @@ def traced_554(fn_, site_, names_):
     return wrapper
 
 # (self, ord=, dim=, keepdim=, dtype=)
-def traced_555(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_573(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, ord=_d1, dim=_d2, keepdim=_d3, dtype=_d4):
         rec_ = recorder.current
@@ -30593,7 +31580,7 @@ def traced_555(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (self, orig)
-def traced_556(fn_, site_, names_):
+def traced_574(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, orig):
         rec_ = recorder.current
@@ -30647,8 +31634,63 @@ def traced_556(fn_, site_, names_):
         return result_
     return wrapper
 
+# (self, other)
+def traced_575(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, other):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, other)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, other), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, other), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, other)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (self, other, alpha, out)
-def traced_557(fn_, site_, names_):
+def traced_576(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, alpha, out):
         rec_ = recorder.current
@@ -30703,7 +31745,7 @@ def traced_557(fn_, site_, names_):
     return wrapper
 
 # (self, other, alpha=)
-def traced_558(fn_, site_, names_, _d2):
+def traced_577(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, alpha=_d2):
         rec_ = recorder.current
@@ -30758,7 +31800,7 @@ def traced_558(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dim=)
-def traced_559(fn_, site_, names_, _d2):
+def traced_578(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, dim=_d2):
         rec_ = recorder.current
@@ -30813,7 +31855,7 @@ def traced_559(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims, out)
-def traced_560(fn_, site_, names_):
+def traced_579(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, dims, out):
         rec_ = recorder.current
@@ -30868,7 +31910,7 @@ def traced_560(fn_, site_, names_):
     return wrapper
 
 # (self, other, dims=)
-def traced_561(fn_, site_, names_, _d2):
+def traced_580(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, dims=_d2):
         rec_ = recorder.current
@@ -30923,7 +31965,7 @@ def traced_561(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, dims_self, dims_other)
-def traced_562(fn_, site_, names_):
+def traced_581(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, dims_self, dims_other):
         rec_ = recorder.current
@@ -30977,8 +32019,63 @@ def traced_562(fn_, site_, names_):
         return result_
     return wrapper
 
+# (self, other, out)
+def traced_582(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, other, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, other, out)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, other, out), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'other': other if type(other) in plain_ else summary_(type(other), describe_)(other), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, other, out), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, other, out)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (self, other, p=)
-def traced_563(fn_, site_, names_, _d2):
+def traced_583(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, p=_d2):
         rec_ = recorder.current
@@ -31033,7 +32130,7 @@ def traced_563(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=)
-def traced_564(fn_, site_, names_, _d2):
+def traced_584(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, rounding_mode=_d2):
         rec_ = recorder.current
@@ -31088,7 +32185,7 @@ def traced_564(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, other, rounding_mode=, out=)
-def traced_565(fn_, site_, names_, _d2, _d3):
+def traced_585(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, rounding_mode=_d2, out=_d3):
         rec_ = recorder.current
@@ -31143,7 +32240,7 @@ def traced_565(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, other, rtol=, atol=, equal_nan=)
-def traced_566(fn_, site_, names_, _d2, _d3, _d4):
+def traced_586(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, rtol=_d2, atol=_d3, equal_nan=_d4):
         rec_ = recorder.current
@@ -31198,7 +32295,7 @@ def traced_566(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, other, self_num_batch_dims=)
-def traced_567(fn_, site_, names_, _d2):
+def traced_587(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, other, self_num_batch_dims=_d2):
         rec_ = recorder.current
@@ -31252,8 +32349,63 @@ def traced_567(fn_, site_, names_, _d2):
         return result_
     return wrapper
 
+# (self, out)
+def traced_588(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, out)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, out), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, out), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, out)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (self, out, a, b)
-def traced_568(fn_, site_, names_):
+def traced_589(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, out, a, b):
         rec_ = recorder.current
@@ -31308,7 +32460,7 @@ def traced_568(fn_, site_, names_):
     return wrapper
 
 # (self, out, atol=, rtol=, hermitian=, rcond=)
-def traced_569(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_590(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, out, atol=_d2, rtol=_d3, hermitian=_d4, rcond=_d5):
         rec_ = recorder.current
@@ -31363,7 +32515,7 @@ def traced_569(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, out, atol=, rtol=, hermitian=, tol=)
-def traced_570(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_591(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, out, atol=_d2, rtol=_d3, hermitian=_d4, tol=_d5):
         rec_ = recorder.current
@@ -31418,7 +32570,7 @@ def traced_570(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, out=)
-def traced_571(fn_, site_, names_, _d1):
+def traced_592(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, out=_d1):
         rec_ = recorder.current
@@ -31473,7 +32625,7 @@ def traced_571(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, output)
-def traced_572(fn_, site_, names_):
+def traced_593(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, output):
         rec_ = recorder.current
@@ -31528,7 +32680,7 @@ def traced_572(fn_, site_, names_):
     return wrapper
 
 # (self, output_size)
-def traced_573(fn_, site_, names_):
+def traced_594(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, output_size):
         rec_ = recorder.current
@@ -31583,7 +32735,7 @@ def traced_573(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride)
-def traced_574(fn_, site_, names_):
+def traced_595(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, output_size, kernel_size, dilation, padding, stride):
         rec_ = recorder.current
@@ -31638,7 +32790,7 @@ def traced_574(fn_, site_, names_):
     return wrapper
 
 # (self, output_size, kernel_size, dilation, padding, stride, out)
-def traced_575(fn_, site_, names_):
+def traced_596(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, output_size, kernel_size, dilation, padding, stride, out):
         rec_ = recorder.current
@@ -31693,7 +32845,7 @@ def traced_575(fn_, site_, names_):
     return wrapper
 
 # (self, p)
-def traced_576(fn_, site_, names_):
+def traced_597(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p):
         rec_ = recorder.current
@@ -31748,7 +32900,7 @@ def traced_576(fn_, site_, names_):
     return wrapper
 
 # (self, p, context)
-def traced_577(fn_, site_, names_):
+def traced_598(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p, context):
         rec_ = recorder.current
@@ -31803,7 +32955,7 @@ def traced_577(fn_, site_, names_):
     return wrapper
 
 # (self, p, gen)
-def traced_578(fn_, site_, names_):
+def traced_599(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p, gen):
         rec_ = recorder.current
@@ -31858,7 +33010,7 @@ def traced_578(fn_, site_, names_):
     return wrapper
 
 # (self, p, generator=)
-def traced_579(fn_, site_, names_, _d2):
+def traced_600(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p, generator=_d2):
         rec_ = recorder.current
@@ -31913,7 +33065,7 @@ def traced_579(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, p, isRetry, ctx)
-def traced_580(fn_, site_, names_):
+def traced_601(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p, isRetry, ctx):
         rec_ = recorder.current
@@ -31968,7 +33120,7 @@ def traced_580(fn_, site_, names_):
     return wrapper
 
 # (self, p, out)
-def traced_581(fn_, site_, names_):
+def traced_602(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p, out):
         rec_ = recorder.current
@@ -32023,7 +33175,7 @@ def traced_581(fn_, site_, names_):
     return wrapper
 
 # (self, p, train)
-def traced_582(fn_, site_, names_):
+def traced_603(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p, train):
         rec_ = recorder.current
@@ -32078,7 +33230,7 @@ def traced_582(fn_, site_, names_):
     return wrapper
 
 # (self, p=)
-def traced_583(fn_, site_, names_, _d1):
+def traced_604(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p=_d1):
         rec_ = recorder.current
@@ -32133,7 +33285,7 @@ def traced_583(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, p=, generator=)
-def traced_584(fn_, site_, names_, _d1, _d2):
+def traced_605(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p=_d1, generator=_d2):
         rec_ = recorder.current
@@ -32188,7 +33340,7 @@ def traced_584(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, p_, gen)
-def traced_585(fn_, site_, names_):
+def traced_606(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, p_, gen):
         rec_ = recorder.current
@@ -32243,7 +33395,7 @@ def traced_585(fn_, site_, names_):
     return wrapper
 
 # (self, pad)
-def traced_586(fn_, site_, names_):
+def traced_607(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, pad):
         rec_ = recorder.current
@@ -32298,7 +33450,7 @@ def traced_586(fn_, site_, names_):
     return wrapper
 
 # (self, pad, mode, value=)
-def traced_587(fn_, site_, names_, _d3):
+def traced_608(fn_, site_, names_, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, pad, mode, value=_d3):
         rec_ = recorder.current
@@ -32353,7 +33505,7 @@ def traced_587(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, pad, mode=, value=)
-def traced_588(fn_, site_, names_, _d2, _d3):
+def traced_609(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, pad, mode=_d2, value=_d3):
         rec_ = recorder.current
@@ -32408,7 +33560,7 @@ def traced_588(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, pad, value=)
-def traced_589(fn_, site_, names_, _d2):
+def traced_610(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, pad, value=_d2):
         rec_ = recorder.current
@@ -32463,7 +33615,7 @@ def traced_589(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, padding)
-def traced_590(fn_, site_, names_):
+def traced_611(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, padding):
         rec_ = recorder.current
@@ -32518,7 +33670,7 @@ def traced_590(fn_, site_, names_):
     return wrapper
 
 # (self, params, orig_size, context, split_remainder)
-def traced_591(fn_, site_, names_):
+def traced_612(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, params, orig_size, context, split_remainder):
         rec_ = recorder.current
@@ -32573,7 +33725,7 @@ def traced_591(fn_, site_, names_):
     return wrapper
 
 # (self, ptr)
-def traced_592(fn_, site_, names_):
+def traced_613(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, ptr):
         rec_ = recorder.current
@@ -32628,7 +33780,7 @@ def traced_592(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim, keepdim, interpolation, out)
-def traced_593(fn_, site_, names_):
+def traced_614(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, q, dim, keepdim, interpolation, out):
         rec_ = recorder.current
@@ -32683,7 +33835,7 @@ def traced_593(fn_, site_, names_):
     return wrapper
 
 # (self, q, dim=, keepdim=, interpolation=)
-def traced_594(fn_, site_, names_, _d2, _d3, _d4):
+def traced_615(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, q, dim=_d2, keepdim=_d3, interpolation=_d4):
         rec_ = recorder.current
@@ -32738,7 +33890,7 @@ def traced_594(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, r=, with_replacement=)
-def traced_595(fn_, site_, names_, _d1, _d2):
+def traced_616(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, r=_d1, with_replacement=_d2):
         rec_ = recorder.current
@@ -32793,7 +33945,7 @@ def traced_595(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, rcond=)
-def traced_596(fn_, site_, names_, _d1):
+def traced_617(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, rcond=_d1):
         rec_ = recorder.current
@@ -32848,7 +34000,7 @@ def traced_596(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, repeats)
-def traced_597(fn_, site_, names_):
+def traced_618(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, repeats):
         rec_ = recorder.current
@@ -32903,7 +34055,7 @@ def traced_597(fn_, site_, names_):
     return wrapper
 
 # (self, repeats, dim=, output_size=)
-def traced_598(fn_, site_, names_, _d2, _d3):
+def traced_619(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, repeats, dim=_d2, output_size=_d3):
         rec_ = recorder.current
@@ -32958,7 +34110,7 @@ def traced_598(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, return_inverse=, return_counts=, dim=)
-def traced_599(fn_, site_, names_, _d1, _d2, _d3):
+def traced_620(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, return_inverse=_d1, return_counts=_d2, dim=_d3):
         rec_ = recorder.current
@@ -33012,8 +34164,173 @@ def traced_599(fn_, site_, names_, _d1, _d2, _d3):
         return result_
     return wrapper
 
+# (self, s, dim, norm, out)
+def traced_621(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, s, dim, norm, out):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, s, dim, norm, out)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, s, dim, norm, out), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm), 'out': out if type(out) in plain_ else summary_(type(out), describe_)(out)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, s, dim, norm, out), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, s, dim, norm, out)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
+# (self, s=, dim=, norm=)
+def traced_622(fn_, site_, names_, _d1, _d2, _d3):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, s=_d1, dim=_d2, norm=_d3):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, s, dim, norm)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, s, dim, norm), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 's': s if type(s) in plain_ else summary_(type(s), describe_)(s), 'dim': dim if type(dim) in plain_ else summary_(type(dim), describe_)(dim), 'norm': norm if type(norm) in plain_ else summary_(type(norm), describe_)(norm)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, s, dim, norm), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, s, dim, norm)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
+# (self, sections)
+def traced_623(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, sections):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, sections)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, sections), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'sections': sections if type(sections) in plain_ else summary_(type(sections), describe_)(sections)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, sections), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, sections)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (self, sections, dim=)
-def traced_600(fn_, site_, names_, _d2):
+def traced_624(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, sections, dim=_d2):
         rec_ = recorder.current
@@ -33068,7 +34385,7 @@ def traced_600(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, seq)
-def traced_601(fn_, site_, names_):
+def traced_625(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, seq):
         rec_ = recorder.current
@@ -33123,7 +34440,7 @@ def traced_601(fn_, site_, names_):
     return wrapper
 
 # (self, shape)
-def traced_602(fn_, site_, names_):
+def traced_626(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, shape):
         rec_ = recorder.current
@@ -33178,7 +34495,7 @@ def traced_602(fn_, site_, names_):
     return wrapper
 
 # (self, shifts, dims=)
-def traced_603(fn_, site_, names_, _d2):
+def traced_627(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, shifts, dims=_d2):
         rec_ = recorder.current
@@ -33233,7 +34550,7 @@ def traced_603(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, sign, logabsdet)
-def traced_604(fn_, site_, names_):
+def traced_628(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, sign, logabsdet):
         rec_ = recorder.current
@@ -33288,7 +34605,7 @@ def traced_604(fn_, site_, names_):
     return wrapper
 
 # (self, size)
-def traced_605(fn_, site_, names_):
+def traced_629(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size):
         rec_ = recorder.current
@@ -33343,7 +34660,7 @@ def traced_605(fn_, site_, names_):
     return wrapper
 
 # (self, size, dtype=, layout=, device=, pin_memory=)
-def traced_606(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_630(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
@@ -33398,7 +34715,7 @@ def traced_606(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_607(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_631(fn_, site_, names_, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size, fill_value, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
@@ -33453,7 +34770,7 @@ def traced_607(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, implicit=)
-def traced_608(fn_, site_, names_, _d2):
+def traced_632(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size, implicit=_d2):
         rec_ = recorder.current
@@ -33507,8 +34824,63 @@ def traced_608(fn_, site_, names_, _d2):
         return result_
     return wrapper
 
+# (self, size, memory_format=)
+def traced_633(fn_, site_, names_, _d2):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, size, memory_format=_d2):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, size, memory_format)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, size, memory_format), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'size': size if type(size) in plain_ else summary_(type(size), describe_)(size), 'memory_format': memory_format if type(memory_format) in plain_ else summary_(type(memory_format), describe_)(memory_format)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, size, memory_format), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, size, memory_format)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (self, size, stride)
-def traced_609(fn_, site_, names_):
+def traced_634(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size, stride):
         rec_ = recorder.current
@@ -33563,7 +34935,7 @@ def traced_609(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_610(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_635(fn_, site_, names_, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size, stride, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
@@ -33618,7 +34990,7 @@ def traced_610(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, size, stride, storage_offset)
-def traced_611(fn_, site_, names_):
+def traced_636(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size, stride, storage_offset):
         rec_ = recorder.current
@@ -33673,7 +35045,7 @@ def traced_611(fn_, site_, names_):
     return wrapper
 
 # (self, size, stride, storage_offset=)
-def traced_612(fn_, site_, names_, _d3):
+def traced_637(fn_, site_, names_, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size, stride, storage_offset=_d3):
         rec_ = recorder.current
@@ -33728,7 +35100,7 @@ def traced_612(fn_, site_, names_, _d3):
     return wrapper
 
 # (self, size_bytes, allocator, resizable, data_ptr=)
-def traced_613(fn_, site_, names_, _d4):
+def traced_638(fn_, site_, names_, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, size_bytes, allocator, resizable, data_ptr=_d4):
         rec_ = recorder.current
@@ -33783,7 +35155,7 @@ def traced_613(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, sizes, strides)
-def traced_614(fn_, site_, names_):
+def traced_639(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, sizes, strides):
         rec_ = recorder.current
@@ -33838,7 +35210,7 @@ def traced_614(fn_, site_, names_):
     return wrapper
 
 # (self, some=, compute_uv=)
-def traced_615(fn_, site_, names_, _d1, _d2):
+def traced_640(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, some=_d1, compute_uv=_d2):
         rec_ = recorder.current
@@ -33893,7 +35265,7 @@ def traced_615(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, sorted=, return_inverse=, return_counts=)
-def traced_616(fn_, site_, names_, _d1, _d2, _d3):
+def traced_641(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, sorted=_d1, return_inverse=_d2, return_counts=_d3):
         rec_ = recorder.current
@@ -33948,7 +35320,7 @@ def traced_616(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (self, source)
-def traced_617(fn_, site_, names_):
+def traced_642(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, source):
         rec_ = recorder.current
@@ -34003,7 +35375,7 @@ def traced_617(fn_, site_, names_):
     return wrapper
 
 # (self, source, destination)
-def traced_618(fn_, site_, names_):
+def traced_643(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, source, destination):
         rec_ = recorder.current
@@ -34058,7 +35430,7 @@ def traced_618(fn_, site_, names_):
     return wrapper
 
 # (self, source, storage_offset, size, stride=)
-def traced_619(fn_, site_, names_, _d4):
+def traced_644(fn_, site_, names_, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, source, storage_offset, size, stride=_d4):
         rec_ = recorder.current
@@ -34113,7 +35485,7 @@ def traced_619(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, split_size, dim=)
-def traced_620(fn_, site_, names_, _d2):
+def traced_645(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, split_size, dim=_d2):
         rec_ = recorder.current
@@ -34168,7 +35540,7 @@ def traced_620(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, split_sizes, dim=)
-def traced_621(fn_, site_, names_, _d2):
+def traced_646(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, split_sizes, dim=_d2):
         rec_ = recorder.current
@@ -34223,7 +35595,7 @@ def traced_621(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, src, non_blocking=)
-def traced_622(fn_, site_, names_, _d2):
+def traced_647(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, src, non_blocking=_d2):
         rec_ = recorder.current
@@ -34278,7 +35650,7 @@ def traced_622(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, stable, dim=, descending=)
-def traced_623(fn_, site_, names_, _d2, _d3):
+def traced_648(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, stable, dim=_d2, descending=_d3):
         rec_ = recorder.current
@@ -34333,7 +35705,7 @@ def traced_623(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, start_dim=, end_dim=)
-def traced_624(fn_, site_, names_, _d1, _d2):
+def traced_649(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, start_dim=_d1, end_dim=_d2):
         rec_ = recorder.current
@@ -34388,7 +35760,7 @@ def traced_624(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (self, storage, key_set, data_type, impl_type=)
-def traced_625(fn_, site_, names_, _d4):
+def traced_650(fn_, site_, names_, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, storage, key_set, data_type, impl_type=_d4):
         rec_ = recorder.current
@@ -34443,7 +35815,7 @@ def traced_625(fn_, site_, names_, _d4):
     return wrapper
 
 # (self, target, margin=, reduction=)
-def traced_626(fn_, site_, names_, _d2, _d3):
+def traced_651(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, margin=_d2, reduction=_d3):
         rec_ = recorder.current
@@ -34498,7 +35870,7 @@ def traced_626(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, p, margin, weight, reduction, out)
-def traced_627(fn_, site_, names_):
+def traced_652(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, p, margin, weight, reduction, out):
         rec_ = recorder.current
@@ -34553,7 +35925,7 @@ def traced_627(fn_, site_, names_):
     return wrapper
 
 # (self, target, p=, margin=, weight=, reduction=)
-def traced_628(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_653(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, p=_d2, margin=_d3, weight=_d4, reduction=_d5):
         rec_ = recorder.current
@@ -34608,7 +35980,7 @@ def traced_628(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, target, reduction)
-def traced_629(fn_, site_, names_):
+def traced_654(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, reduction):
         rec_ = recorder.current
@@ -34663,7 +36035,7 @@ def traced_629(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, delta, out)
-def traced_630(fn_, site_, names_):
+def traced_655(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, reduction, delta, out):
         rec_ = recorder.current
@@ -34718,7 +36090,7 @@ def traced_630(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, out)
-def traced_631(fn_, site_, names_):
+def traced_656(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, reduction, out):
         rec_ = recorder.current
@@ -34773,7 +36145,7 @@ def traced_631(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction, output, is_target)
-def traced_632(fn_, site_, names_):
+def traced_657(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, reduction, output, is_target):
         rec_ = recorder.current
@@ -34828,7 +36200,7 @@ def traced_632(fn_, site_, names_):
     return wrapper
 
 # (self, target, reduction=)
-def traced_633(fn_, site_, names_, _d2):
+def traced_658(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, reduction=_d2):
         rec_ = recorder.current
@@ -34883,7 +36255,7 @@ def traced_633(fn_, site_, names_, _d2):
     return wrapper
 
 # (self, target, reduction=, delta=)
-def traced_634(fn_, site_, names_, _d2, _d3):
+def traced_659(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, reduction=_d2, delta=_d3):
         rec_ = recorder.current
@@ -34938,7 +36310,7 @@ def traced_634(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, reduction=, log_target=)
-def traced_635(fn_, site_, names_, _d2, _d3):
+def traced_660(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, reduction=_d2, log_target=_d3):
         rec_ = recorder.current
@@ -34993,7 +36365,7 @@ def traced_635(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, pos_weight=, reduction=)
-def traced_636(fn_, site_, names_, _d2, _d3, _d4):
+def traced_661(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, weight=_d2, pos_weight=_d3, reduction=_d4):
         rec_ = recorder.current
@@ -35048,7 +36420,7 @@ def traced_636(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=)
-def traced_637(fn_, site_, names_, _d2, _d3):
+def traced_662(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, weight=_d2, reduction=_d3):
         rec_ = recorder.current
@@ -35103,7 +36475,7 @@ def traced_637(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=)
-def traced_638(fn_, site_, names_, _d2, _d3, _d4):
+def traced_663(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4):
         rec_ = recorder.current
@@ -35158,7 +36530,7 @@ def traced_638(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (self, target, weight=, reduction=, ignore_index=, label_smoothing=)
-def traced_639(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_664(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, target, weight=_d2, reduction=_d3, ignore_index=_d4, label_smoothing=_d5):
         rec_ = recorder.current
@@ -35213,7 +36585,7 @@ def traced_639(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (self, tensor)
-def traced_640(fn_, site_, names_):
+def traced_665(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, tensor):
         rec_ = recorder.current
@@ -35268,7 +36640,7 @@ def traced_640(fn_, site_, names_):
     return wrapper
 
 # (self, tensor, out)
-def traced_641(fn_, site_, names_):
+def traced_666(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, tensor, out):
         rec_ = recorder.current
@@ -35322,8 +36694,63 @@ def traced_641(fn_, site_, names_):
         return result_
     return wrapper
 
+# (self, unbiased=)
+def traced_667(fn_, site_, names_, _d1):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(self, unbiased=_d1):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(self, unbiased)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (self, unbiased), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'self': self if type(self) in plain_ else summary_(type(self), describe_)(self), 'unbiased': unbiased if type(unbiased) in plain_ else summary_(type(unbiased), describe_)(unbiased)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (self, unbiased), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(self, unbiased)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (self, upper, out)
-def traced_642(fn_, site_, names_):
+def traced_668(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, upper, out):
         rec_ = recorder.current
@@ -35378,7 +36805,7 @@ def traced_642(fn_, site_, names_):
     return wrapper
 
 # (self, upper=)
-def traced_643(fn_, site_, names_, _d1):
+def traced_669(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, upper=_d1):
         rec_ = recorder.current
@@ -35433,7 +36860,7 @@ def traced_643(fn_, site_, names_, _d1):
     return wrapper
 
 # (self, upscale_factor)
-def traced_644(fn_, site_, names_):
+def traced_670(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, upscale_factor):
         rec_ = recorder.current
@@ -35488,7 +36915,7 @@ def traced_644(fn_, site_, names_):
     return wrapper
 
 # (self, value)
-def traced_645(fn_, site_, names_):
+def traced_671(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, value):
         rec_ = recorder.current
@@ -35543,7 +36970,7 @@ def traced_645(fn_, site_, names_):
     return wrapper
 
 # (self, value, bdim, level)
-def traced_646(fn_, site_, names_):
+def traced_672(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, value, bdim, level):
         rec_ = recorder.current
@@ -35598,7 +37025,7 @@ def traced_646(fn_, site_, names_):
     return wrapper
 
 # (self, values, indices, dim, descending)
-def traced_647(fn_, site_, names_):
+def traced_673(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, values, indices, dim, descending):
         rec_ = recorder.current
@@ -35653,7 +37080,7 @@ def traced_647(fn_, site_, names_):
     return wrapper
 
 # (self, vec)
-def traced_648(fn_, site_, names_):
+def traced_674(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, vec):
         rec_ = recorder.current
@@ -35708,7 +37135,7 @@ def traced_648(fn_, site_, names_):
     return wrapper
 
 # (self, vec, out)
-def traced_649(fn_, site_, names_):
+def traced_675(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, vec, out):
         rec_ = recorder.current
@@ -35763,7 +37190,7 @@ def traced_649(fn_, site_, names_):
     return wrapper
 
 # (self, vec2)
-def traced_650(fn_, site_, names_):
+def traced_676(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, vec2):
         rec_ = recorder.current
@@ -35818,7 +37245,7 @@ def traced_650(fn_, site_, names_):
     return wrapper
 
 # (self, weight)
-def traced_651(fn_, site_, names_):
+def traced_677(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, weight):
         rec_ = recorder.current
@@ -35873,7 +37300,7 @@ def traced_651(fn_, site_, names_):
     return wrapper
 
 # (self, weight, hist, bin_edges)
-def traced_652(fn_, site_, names_):
+def traced_678(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, weight, hist, bin_edges):
         rec_ = recorder.current
@@ -35928,7 +37355,7 @@ def traced_652(fn_, site_, names_):
     return wrapper
 
 # (self, weight, kernel_size, bias, stride, padding)
-def traced_653(fn_, site_, names_):
+def traced_679(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, weight, kernel_size, bias, stride, padding):
         rec_ = recorder.current
@@ -35983,7 +37410,7 @@ def traced_653(fn_, site_, names_):
     return wrapper
 
 # (self, weight, kernel_size, bias=, stride=, padding=)
-def traced_654(fn_, site_, names_, _d3, _d4, _d5):
+def traced_680(fn_, site_, names_, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5):
         rec_ = recorder.current
@@ -36038,7 +37465,7 @@ def traced_654(fn_, site_, names_, _d3, _d4, _d5):
     return wrapper
 
 # (self, weight, kernel_size, bias=, stride=, padding=, dilation=)
-def traced_655(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_681(fn_, site_, names_, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5, dilation=_d6):
         rec_ = recorder.current
@@ -36093,7 +37520,7 @@ def traced_655(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=)
-def traced_656(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_682(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, weight, kernel_size, bias=_d3, stride=_d4, padding=_d5, output_padding=_d6, dilation=_d7):
         rec_ = recorder.current
@@ -36148,7 +37575,7 @@ def traced_656(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (self, weights=, minlength=)
-def traced_657(fn_, site_, names_, _d1, _d2):
+def traced_683(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(self, weights=_d1, minlength=_d2):
         rec_ = recorder.current
@@ -36203,7 +37630,7 @@ def traced_657(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (sequences, batch_first=, padding_value=, padding_side=)
-def traced_658(fn_, site_, names_, _d1, _d2, _d3):
+def traced_684(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(sequences, batch_first=_d1, padding_value=_d2, padding_side=_d3):
         rec_ = recorder.current
@@ -36258,7 +37685,7 @@ def traced_658(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (shape, numel)
-def traced_659(fn_, site_, names_):
+def traced_685(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(shape, numel):
         rec_ = recorder.current
@@ -36313,7 +37740,7 @@ def traced_659(fn_, site_, names_):
     return wrapper
 
 # (size, allocator, ks, scalar_type)
-def traced_660(fn_, site_, names_):
+def traced_686(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, allocator, ks, scalar_type):
         rec_ = recorder.current
@@ -36368,7 +37795,7 @@ def traced_660(fn_, site_, names_):
     return wrapper
 
 # (size, device)
-def traced_661(fn_, site_, names_):
+def traced_687(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, device):
         rec_ = recorder.current
@@ -36423,7 +37850,7 @@ def traced_661(fn_, site_, names_):
     return wrapper
 
 # (size, dtype=, device=, layout=)
-def traced_662(fn_, site_, names_, _d1, _d2, _d3):
+def traced_688(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, dtype=_d1, device=_d2, layout=_d3):
         rec_ = recorder.current
@@ -36478,7 +37905,7 @@ def traced_662(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, device=, pin_memory=)
-def traced_663(fn_, site_, names_, _d1, _d2, _d3):
+def traced_689(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, dtype=_d1, device=_d2, pin_memory=_d3):
         rec_ = recorder.current
@@ -36533,7 +37960,7 @@ def traced_663(fn_, site_, names_, _d1, _d2, _d3):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=)
-def traced_664(fn_, site_, names_, _d1, _d2, _d3, _d4):
+def traced_690(fn_, site_, names_, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
@@ -36588,7 +38015,7 @@ def traced_664(fn_, site_, names_, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (size, dtype=, layout=, device=, pin_memory=, memory_format=)
-def traced_665(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_691(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, dtype=_d1, layout=_d2, device=_d3, pin_memory=_d4, memory_format=_d5):
         rec_ = recorder.current
@@ -36643,7 +38070,7 @@ def traced_665(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, dtype=, layout=, device=, pin_memory=)
-def traced_666(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_692(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, fill_value, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
@@ -36698,7 +38125,7 @@ def traced_666(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, fill_value, out)
-def traced_667(fn_, site_, names_):
+def traced_693(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, fill_value, out):
         rec_ = recorder.current
@@ -36753,7 +38180,7 @@ def traced_667(fn_, site_, names_):
     return wrapper
 
 # (size, generator=, dtype=, layout=, device=, pin_memory=)
-def traced_668(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_694(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, generator=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
@@ -36808,7 +38235,7 @@ def traced_668(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (size, generator=, out=)
-def traced_669(fn_, site_, names_, _d1, _d2):
+def traced_695(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, generator=_d1, out=_d2):
         rec_ = recorder.current
@@ -36863,7 +38290,7 @@ def traced_669(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (size, out)
-def traced_670(fn_, site_, names_):
+def traced_696(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, out):
         rec_ = recorder.current
@@ -36918,7 +38345,7 @@ def traced_670(fn_, site_, names_):
     return wrapper
 
 # (size, stride, allocator, ks, scalar_type)
-def traced_671(fn_, site_, names_):
+def traced_697(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, stride, allocator, ks, scalar_type):
         rec_ = recorder.current
@@ -36973,7 +38400,7 @@ def traced_671(fn_, site_, names_):
     return wrapper
 
 # (size, stride, dtype=, device=, layout=)
-def traced_672(fn_, site_, names_, _d2, _d3, _d4):
+def traced_698(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, stride, dtype=_d2, device=_d3, layout=_d4):
         rec_ = recorder.current
@@ -37028,7 +38455,7 @@ def traced_672(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, device=, pin_memory=)
-def traced_673(fn_, site_, names_, _d2, _d3, _d4):
+def traced_699(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, stride, dtype=_d2, device=_d3, pin_memory=_d4):
         rec_ = recorder.current
@@ -37083,7 +38510,7 @@ def traced_673(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (size, stride, dtype=, layout=, device=, pin_memory=)
-def traced_674(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_700(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(size, stride, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
@@ -37138,7 +38565,7 @@ def traced_674(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (sorted_sequence, self, out_int32, right, side, sorter, out)
-def traced_675(fn_, site_, names_):
+def traced_701(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(sorted_sequence, self, out_int32, right, side, sorter, out):
         rec_ = recorder.current
@@ -37193,7 +38620,7 @@ def traced_675(fn_, site_, names_):
     return wrapper
 
 # (sorted_sequence, self, out_int32=, right=, side=, sorter=)
-def traced_676(fn_, site_, names_, _d2, _d3, _d4, _d5):
+def traced_702(fn_, site_, names_, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(sorted_sequence, self, out_int32=_d2, right=_d3, side=_d4, sorter=_d5):
         rec_ = recorder.current
@@ -37248,7 +38675,7 @@ def traced_676(fn_, site_, names_, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (start, end, step=, out=)
-def traced_677(fn_, site_, names_, _d2, _d3):
+def traced_703(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(start, end, step=_d2, out=_d3):
         rec_ = recorder.current
@@ -37303,7 +38730,7 @@ def traced_677(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (start, end, steps, base=, dtype=, layout=, device=, pin_memory=)
-def traced_678(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
+def traced_704(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(start, end, steps, base=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
@@ -37358,7 +38785,7 @@ def traced_678(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (start, end, steps, base=, out=)
-def traced_679(fn_, site_, names_, _d3, _d4):
+def traced_705(fn_, site_, names_, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(start, end, steps, base=_d3, out=_d4):
         rec_ = recorder.current
@@ -37413,7 +38840,7 @@ def traced_679(fn_, site_, names_, _d3, _d4):
     return wrapper
 
 # (start, end, steps, dtype=, layout=, device=, pin_memory=)
-def traced_680(fn_, site_, names_, _d3, _d4, _d5, _d6):
+def traced_706(fn_, site_, names_, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(start, end, steps, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
@@ -37468,7 +38895,7 @@ def traced_680(fn_, site_, names_, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (start, end, steps, out=)
-def traced_681(fn_, site_, names_, _d3):
+def traced_707(fn_, site_, names_, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(start, end, steps, out=_d3):
         rec_ = recorder.current
@@ -37523,7 +38950,7 @@ def traced_681(fn_, site_, names_, _d3):
     return wrapper
 
 # (storage)
-def traced_682(fn_, site_, names_):
+def traced_708(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(storage):
         rec_ = recorder.current
@@ -37578,7 +39005,7 @@ def traced_682(fn_, site_, names_):
     return wrapper
 
 # (storage, size_bytes)
-def traced_683(fn_, site_, names_):
+def traced_709(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(storage, size_bytes):
         rec_ = recorder.current
@@ -37633,7 +39060,7 @@ def traced_683(fn_, site_, names_):
     return wrapper
 
 # (t)
-def traced_684(fn_, site_, names_):
+def traced_710(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(t):
         rec_ = recorder.current
@@ -37688,7 +39115,7 @@ def traced_684(fn_, site_, names_):
     return wrapper
 
 # (t, alloc, priority=)
-def traced_685(fn_, site_, names_, _d2):
+def traced_711(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(t, alloc, priority=_d2):
         rec_ = recorder.current
@@ -37743,7 +39170,7 @@ def traced_685(fn_, site_, names_, _d2):
     return wrapper
 
 # (tensor, data, sizes)
-def traced_686(fn_, site_, names_):
+def traced_712(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(tensor, data, sizes):
         rec_ = recorder.current
@@ -37798,7 +39225,7 @@ def traced_686(fn_, site_, names_):
     return wrapper
 
 # (tensor, force=)
-def traced_687(fn_, site_, names_, _d1):
+def traced_713(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(tensor, force=_d1):
         rec_ = recorder.current
@@ -37853,7 +39280,7 @@ def traced_687(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensor=, other=, scalar=, scalar1=, scalar2=)
-def traced_688(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
+def traced_714(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(tensor=_d0, other=_d1, scalar=_d2, scalar1=_d3, scalar2=_d4):
         rec_ = recorder.current
@@ -37908,7 +39335,7 @@ def traced_688(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
     return wrapper
 
 # (tensor_sizes, tensor_strides, sizes)
-def traced_689(fn_, site_, names_):
+def traced_715(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(tensor_sizes, tensor_strides, sizes):
         rec_ = recorder.current
@@ -37962,8 +39389,63 @@ def traced_689(fn_, site_, names_):
         return result_
     return wrapper
 
+# (tensors)
+def traced_716(fn_, site_, names_):
+    name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
+    def wrapper(tensors):
+        rec_ = recorder.current
+        if rec_ is None:
+            return fn_(tensors)
+        if rec_.ident != get_ident_():  # Note [Each thread has its own stack]
+            return recorder.call_traced(rec_, site_, fn_, names_, (tensors,), {})
+        try:  # each argument as itself, else by its type's summary
+            args_ = {"args": {'tensors': tensors if type(tensors) in plain_ else summary_(type(tensors), describe_)(tensors)}}
+        except AttributeError:  # an object still being constructed: summarize names it
+            args_ = {"args": recorder.describe_args(names_, (tensors,), {})}
+        index_ = rec_._site_index.get(site_)  # Note [Sites by value] (recorder.py)
+        if index_ is None:  # the site's first frame in this recording: Recorder._site, written out
+            index_ = rec_._site_index[site_] = len(rec_.sites)
+            rec_.sites.append(site_)
+        events_, depth_ = rec_.events, rec_.depth
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
+            )
+        )
+        rec_.depth = depth_ + 1
+        try:
+            result_ = fn_(tensors)
+        except BaseException as error_:
+            rec_.end(site_, recorder.error_args(error_))
+            raise
+        rec_.depth = depth_  # back to this frame's depth (the frames it called are balanced)
+        if result_ is None:  # Note [One dict for every None result] (recorder.py)
+            outcome_ = recorder.NO_RESULT
+        else:
+            try:
+                kind_ = type(result_)
+                outcome_ = {
+                    "result": result_
+                    if kind_ in plain_
+                    else summary_(kind_, describe_)(result_)
+                }
+            except AttributeError:
+                outcome_ = {"result": describe_(result_)}
+        events_.append(
+            tuple_new_(
+                event_type_,
+                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
+            )
+        )
+        # a kernel wrote memory, or a top-level call finished: read what tensors hold now
+        if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
+            recorder.capture_values(rec_, len(events_) - 1)
+        return result_
+    return wrapper
+
 # (tensors, dim=)
-def traced_690(fn_, site_, names_, _d1):
+def traced_717(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(tensors, dim=_d1):
         rec_ = recorder.current
@@ -38018,7 +39500,7 @@ def traced_690(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, dim=, out=)
-def traced_691(fn_, site_, names_, _d1, _d2):
+def traced_718(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(tensors, dim=_d1, out=_d2):
         rec_ = recorder.current
@@ -38073,7 +39555,7 @@ def traced_691(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (tensors, indexing=)
-def traced_692(fn_, site_, names_, _d1):
+def traced_719(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(tensors, indexing=_d1):
         rec_ = recorder.current
@@ -38128,7 +39610,7 @@ def traced_692(fn_, site_, names_, _d1):
     return wrapper
 
 # (tensors, out)
-def traced_693(fn_, site_, names_):
+def traced_720(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(tensors, out):
         rec_ = recorder.current
@@ -38183,7 +39665,7 @@ def traced_693(fn_, site_, names_):
     return wrapper
 
 # (theta, size, align_corners)
-def traced_694(fn_, site_, names_):
+def traced_721(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(theta, size, align_corners):
         rec_ = recorder.current
@@ -38238,7 +39720,7 @@ def traced_694(fn_, site_, names_):
     return wrapper
 
 # (to_type, arg, device_type)
-def traced_695(fn_, site_, names_):
+def traced_722(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(to_type, arg, device_type):
         rec_ = recorder.current
@@ -38293,7 +39775,7 @@ def traced_695(fn_, site_, names_):
     return wrapper
 
 # (type1, type2)
-def traced_696(fn_, site_, names_):
+def traced_723(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(type1, type2):
         rec_ = recorder.current
@@ -38348,7 +39830,7 @@ def traced_696(fn_, site_, names_):
     return wrapper
 
 # (v, g, dim)
-def traced_697(fn_, site_, names_):
+def traced_724(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(v, g, dim):
         rec_ = recorder.current
@@ -38403,7 +39885,7 @@ def traced_697(fn_, site_, names_):
     return wrapper
 
 # (v, g, dim=)
-def traced_698(fn_, site_, names_, _d2):
+def traced_725(fn_, site_, names_, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(v, g, dim=_d2):
         rec_ = recorder.current
@@ -38458,7 +39940,7 @@ def traced_698(fn_, site_, names_, _d2):
     return wrapper
 
 # (v, pow=, dim=)
-def traced_699(fn_, site_, names_, _d1, _d2):
+def traced_726(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(v, pow=_d1, dim=_d2):
         rec_ = recorder.current
@@ -38513,7 +39995,7 @@ def traced_699(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (value, bdim, level)
-def traced_700(fn_, site_, names_):
+def traced_727(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(value, bdim, level):
         rec_ = recorder.current
@@ -38568,7 +40050,7 @@ def traced_700(fn_, site_, names_):
     return wrapper
 
 # (value, self)
-def traced_701(fn_, site_, names_):
+def traced_728(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(value, self):
         rec_ = recorder.current
@@ -38623,7 +40105,7 @@ def traced_701(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, ignore_nan)
-def traced_702(fn_, site_, names_):
+def traced_729(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(values, indices, self, dim, ignore_nan):
         rec_ = recorder.current
@@ -38678,7 +40160,7 @@ def traced_702(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, is_max)
-def traced_703(fn_, site_, names_):
+def traced_730(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(values, indices, self, dim, is_max):
         rec_ = recorder.current
@@ -38733,7 +40215,7 @@ def traced_703(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, dim, keepdim)
-def traced_704(fn_, site_, names_):
+def traced_731(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(values, indices, self, dim, keepdim):
         rec_ = recorder.current
@@ -38788,7 +40270,7 @@ def traced_704(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim)
-def traced_705(fn_, site_, names_):
+def traced_732(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(values, indices, self, k, dim):
         rec_ = recorder.current
@@ -38843,7 +40325,7 @@ def traced_705(fn_, site_, names_):
     return wrapper
 
 # (values, indices, self, k, dim, largest, sorted)
-def traced_706(fn_, site_, names_):
+def traced_733(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(values, indices, self, k, dim, largest, sorted):
         rec_ = recorder.current
@@ -38898,7 +40380,7 @@ def traced_706(fn_, site_, names_):
     return wrapper
 
 # (var)
-def traced_707(fn_, site_, names_):
+def traced_734(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(var):
         rec_ = recorder.current
@@ -38953,7 +40435,7 @@ def traced_707(fn_, site_, names_):
     return wrapper
 
 # (w, *args)
-def traced_708(fn_, site_, names_):
+def traced_735(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(w, *args):
         rec_ = recorder.current
@@ -39005,7 +40487,7 @@ def traced_708(fn_, site_, names_):
     return wrapper
 
 # (w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm)
-def traced_709(fn_, site_, names_):
+def traced_736(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm):
         rec_ = recorder.current
@@ -39060,7 +40542,7 @@ def traced_709(fn_, site_, names_):
     return wrapper
 
 # (w, norm, v, g, dim)
-def traced_710(fn_, site_, names_):
+def traced_737(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(w, norm, v, g, dim):
         rec_ = recorder.current
@@ -39115,7 +40597,7 @@ def traced_710(fn_, site_, names_):
     return wrapper
 
 # (weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=)
-def traced_711(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
+def traced_738(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(weight, indices, offsets, scale_grad_by_freq=_d3, mode=_d4, sparse=_d5, per_sample_weights=_d6, include_last_offset=_d7, padding_idx=_d8):
         rec_ = recorder.current
@@ -39170,7 +40652,7 @@ def traced_711(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
     return wrapper
 
 # (weight, indices, padding_idx=, scale_grad_by_freq=, sparse=)
-def traced_712(fn_, site_, names_, _d2, _d3, _d4):
+def traced_739(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(weight, indices, padding_idx=_d2, scale_grad_by_freq=_d3, sparse=_d4):
         rec_ = recorder.current
@@ -39225,7 +40707,7 @@ def traced_712(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=)
-def traced_713(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
+def traced_740(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(window_length, periodic=_d1, alpha=_d2, beta=_d3, dtype=_d4, layout=_d5, device=_d6, pin_memory=_d7):
         rec_ = recorder.current
@@ -39280,7 +40762,7 @@ def traced_713(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
     return wrapper
 
 # (window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=)
-def traced_714(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
+def traced_741(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(window_length, periodic=_d1, beta=_d2, dtype=_d3, layout=_d4, device=_d5, pin_memory=_d6):
         rec_ = recorder.current
@@ -39335,7 +40817,7 @@ def traced_714(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
     return wrapper
 
 # (window_length, periodic=, dtype=, layout=, device=, pin_memory=)
-def traced_715(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
+def traced_742(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(window_length, periodic=_d1, dtype=_d2, layout=_d3, device=_d4, pin_memory=_d5):
         rec_ = recorder.current
@@ -39390,7 +40872,7 @@ def traced_715(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
     return wrapper
 
 # (x, N=)
-def traced_716(fn_, site_, names_, _d1):
+def traced_743(fn_, site_, names_, _d1):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, N=_d1):
         rec_ = recorder.current
@@ -39445,7 +40927,7 @@ def traced_716(fn_, site_, names_, _d1):
     return wrapper
 
 # (x, N=, increasing=)
-def traced_717(fn_, site_, names_, _d1, _d2):
+def traced_744(fn_, site_, names_, _d1, _d2):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, N=_d1, increasing=_d2):
         rec_ = recorder.current
@@ -39500,7 +40982,7 @@ def traced_717(fn_, site_, names_, _d1, _d2):
     return wrapper
 
 # (x, alpha, total)
-def traced_718(fn_, site_, names_):
+def traced_745(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, alpha, total):
         rec_ = recorder.current
@@ -39555,7 +41037,7 @@ def traced_718(fn_, site_, names_):
     return wrapper
 
 # (x, grid, mode, padding_mode, align_corners)
-def traced_719(fn_, site_, names_):
+def traced_746(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, grid, mode, padding_mode, align_corners):
         rec_ = recorder.current
@@ -39610,7 +41092,7 @@ def traced_719(fn_, site_, names_):
     return wrapper
 
 # (x, index)
-def traced_720(fn_, site_, names_):
+def traced_747(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, index):
         rec_ = recorder.current
@@ -39665,7 +41147,7 @@ def traced_720(fn_, site_, names_):
     return wrapper
 
 # (x, indices)
-def traced_721(fn_, site_, names_):
+def traced_748(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, indices):
         rec_ = recorder.current
@@ -39720,7 +41202,7 @@ def traced_721(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, oh, ow)
-def traced_722(fn_, site_, names_):
+def traced_749(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, k, s, p, d, oh, ow):
         rec_ = recorder.current
@@ -39775,7 +41257,7 @@ def traced_722(fn_, site_, names_):
     return wrapper
 
 # (x, k, s, p, d, out_sizes)
-def traced_723(fn_, site_, names_):
+def traced_750(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, k, s, p, d, out_sizes):
         rec_ = recorder.current
@@ -39830,7 +41312,7 @@ def traced_723(fn_, site_, names_):
     return wrapper
 
 # (x, kw, sj, pj, dj, ow)
-def traced_724(fn_, site_, names_):
+def traced_751(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, kw, sj, pj, dj, ow):
         rec_ = recorder.current
@@ -39885,7 +41367,7 @@ def traced_724(fn_, site_, names_):
     return wrapper
 
 # (x, mats)
-def traced_725(fn_, site_, names_):
+def traced_752(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, mats):
         rec_ = recorder.current
@@ -39940,7 +41422,7 @@ def traced_725(fn_, site_, names_):
     return wrapper
 
 # (x, oh, ow)
-def traced_726(fn_, site_, names_):
+def traced_753(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, oh, ow):
         rec_ = recorder.current
@@ -39995,7 +41477,7 @@ def traced_726(fn_, site_, names_):
     return wrapper
 
 # (x, out_shape)
-def traced_727(fn_, site_, names_):
+def traced_754(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, out_shape):
         rec_ = recorder.current
@@ -40050,7 +41532,7 @@ def traced_727(fn_, site_, names_):
     return wrapper
 
 # (x, out_sizes)
-def traced_728(fn_, site_, names_):
+def traced_755(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, out_sizes):
         rec_ = recorder.current
@@ -40105,7 +41587,7 @@ def traced_728(fn_, site_, names_):
     return wrapper
 
 # (x, plan, opmath)
-def traced_729(fn_, site_, names_):
+def traced_756(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, plan, opmath):
         rec_ = recorder.current
@@ -40160,7 +41642,7 @@ def traced_729(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, out_shape, stride, padding, dilation)
-def traced_730(fn_, site_, names_):
+def traced_757(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, w, b, out_shape, stride, padding, dilation):
         rec_ = recorder.current
@@ -40215,7 +41697,7 @@ def traced_730(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation)
-def traced_731(fn_, site_, names_):
+def traced_758(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, w, b, stride, padding, dilation):
         rec_ = recorder.current
@@ -40270,7 +41752,7 @@ def traced_731(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, dilation, groups)
-def traced_732(fn_, site_, names_):
+def traced_759(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, w, b, stride, padding, dilation, groups):
         rec_ = recorder.current
@@ -40325,7 +41807,7 @@ def traced_732(fn_, site_, names_):
     return wrapper
 
 # (x, w, b, stride, padding, groups)
-def traced_733(fn_, site_, names_):
+def traced_760(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, w, b, stride, padding, groups):
         rec_ = recorder.current
@@ -40380,7 +41862,7 @@ def traced_733(fn_, site_, names_):
     return wrapper
 
 # (x, windows, oh, ow)
-def traced_734(fn_, site_, names_):
+def traced_761(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, windows, oh, ow):
         rec_ = recorder.current
@@ -40435,7 +41917,7 @@ def traced_734(fn_, site_, names_):
     return wrapper
 
 # (x, windows, out_sizes)
-def traced_735(fn_, site_, names_):
+def traced_762(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, windows, out_sizes):
         rec_ = recorder.current
@@ -40490,7 +41972,7 @@ def traced_735(fn_, site_, names_):
     return wrapper
 
 # (x, y)
-def traced_736(fn_, site_, names_):
+def traced_763(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x, y):
         rec_ = recorder.current
@@ -40545,7 +42027,7 @@ def traced_736(fn_, site_, names_):
     return wrapper
 
 # (x1, x2)
-def traced_737(fn_, site_, names_):
+def traced_764(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x1, x2):
         rec_ = recorder.current
@@ -40600,7 +42082,7 @@ def traced_737(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, dim=, eps=)
-def traced_738(fn_, site_, names_, _d2, _d3):
+def traced_765(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x1, x2, dim=_d2, eps=_d3):
         rec_ = recorder.current
@@ -40655,7 +42137,7 @@ def traced_738(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p, compute_mode)
-def traced_739(fn_, site_, names_):
+def traced_766(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x1, x2, p, compute_mode):
         rec_ = recorder.current
@@ -40710,7 +42192,7 @@ def traced_739(fn_, site_, names_):
     return wrapper
 
 # (x1, x2, p=, compute_mode=)
-def traced_740(fn_, site_, names_, _d2, _d3):
+def traced_767(fn_, site_, names_, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x1, x2, p=_d2, compute_mode=_d3):
         rec_ = recorder.current
@@ -40765,7 +42247,7 @@ def traced_740(fn_, site_, names_, _d2, _d3):
     return wrapper
 
 # (x1, x2, p=, eps=, keepdim=)
-def traced_741(fn_, site_, names_, _d2, _d3, _d4):
+def traced_768(fn_, site_, names_, _d2, _d3, _d4):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x1, x2, p=_d2, eps=_d3, keepdim=_d4):
         rec_ = recorder.current
@@ -40820,7 +42302,7 @@ def traced_741(fn_, site_, names_, _d2, _d3, _d4):
     return wrapper
 
 # (x_t, gamma, beta, m, n, eps, y_t, mean, rstd)
-def traced_742(fn_, site_, names_):
+def traced_769(fn_, site_, names_):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(x_t, gamma, beta, m, n, eps, y_t, mean, rstd):
         rec_ = recorder.current
@@ -40875,7 +42357,7 @@ def traced_742(fn_, site_, names_):
     return wrapper
 
 # (y, x=, dx=, dim=)
-def traced_743(fn_, site_, names_, _d1, _d2, _d3):
+def traced_770(fn_, site_, names_, _d1, _d2, _d3):
     name_, layer_ = site_.name, site_.layer  # Note [What a wrapper reads once]
     def wrapper(y, x=_d1, dx=_d2, dim=_d3):
         rec_ = recorder.current
@@ -40974,705 +42456,732 @@ TRACED_WRAPPERS: dict[str, Callable[..., Any]] = {
     'dY, X, mean, rstd, gamma, N, C, HxW, group, dX, dgamma, dbeta': traced_40,
     'data': traced_41,
     'data, batch_sizes, batch_first, padding_value, total_length': traced_42,
-    'data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=': traced_43,
-    'data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation': traced_44,
-    'data_im, output_height, output_width, kernel, pad, stride, dilation': traced_45,
-    'dst, conj, neg': traced_46,
-    'dst, src': traced_47,
-    'dst, src, nbytes, kind, stream': traced_48,
-    'dual, level': traced_49,
-    'dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta': traced_50,
-    'elements, test_elements, invert, out': traced_51,
-    'elements=, test_elements=, assume_unique=, invert=, element=, test_element=': traced_52,
-    'end, out': traced_53,
-    'end, start=, step=, dtype=, layout=, device=, pin_memory=': traced_54,
-    'equation, tensors, path=': traced_55,
-    'f, map_location=, pickle_module=, *, weights_only=, mmap=, **pickle_load_args': traced_56,
-    'flat': traced_57,
-    'from_, to': traced_58,
-    'g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx': traced_59,
-    'ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_60,
-    'go, idx, h, w': traced_61,
-    'go, idx, in_sizes': traced_62,
-    'go, in_shape, indices': traced_63,
-    'go, in_shape, plan, opmath': traced_64,
-    'go, mats': traced_65,
-    'go, shape, index': traced_66,
-    'go, windows, in_sizes': traced_67,
-    'go, x, grid, mode, padding_mode, align_corners, mask': traced_68,
-    'go, x, w, stride, padding, dilation, groups, mask': traced_69,
-    'grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse': traced_70,
-    'grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=': traced_71,
-    'grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=': traced_72,
-    'grad, input_size, batch_sizes, batch_first': traced_73,
-    'grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=': traced_74,
-    'grad, size, align_corners': traced_75,
-    'grad, weight, indices, offsets, offset2bag, mode, padding_idx=': traced_76,
-    'grad, x1, x2, p, cdist': traced_77,
-    'grad_in, grad, dim, size, step': traced_78,
-    'grad_in, input_sizes, dim, size, step': traced_79,
-    'grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction': traced_80,
-    'grad_input, grad_output, input, target, reduction, is_target, nframe, dim': traced_81,
-    'grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight': traced_82,
-    'grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train': traced_83,
-    'grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask': traced_84,
-    'grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask': traced_85,
-    'grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask': traced_86,
-    'grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity': traced_87,
-    'grad_output, indices, num_weights, padding_idx, scale_grad_by_freq': traced_88,
-    'grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask': traced_89,
-    'grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_90,
-    'grad_output, self': traced_91,
-    'grad_output, self, buffer': traced_92,
-    'grad_output, self, buffer, grad_input': traced_93,
-    'grad_output, self, dim': traced_94,
-    'grad_output, self, dim, grad_input': traced_95,
-    'grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override': traced_96,
-    'grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices': traced_97,
-    'grad_output, self, min_val, max_val': traced_98,
-    'grad_output, self, min_val, max_val, grad_input': traced_99,
-    'grad_output, self, noise, lower, upper, training, self_is_result': traced_100,
-    'grad_output, self, padding': traced_101,
-    'grad_output, self, target, p, margin, weight, reduction, grad_input': traced_102,
-    'grad_output, self, target, p, margin, weight=, reduction=': traced_103,
-    'grad_output, self, target, reduction': traced_104,
-    'grad_output, self, target, reduction, beta': traced_105,
-    'grad_output, self, target, reduction, beta, grad_input': traced_106,
-    'grad_output, self, target, reduction, delta': traced_107,
-    'grad_output, self, target, reduction, delta, grad_input': traced_108,
-    'grad_output, self, target, reduction, grad_input': traced_109,
-    'grad_output, self, target, reduction, is_target': traced_110,
-    'grad_output, self, target, reduction, is_target, grad_input': traced_111,
-    'grad_output, self, target, weight=, reduction=': traced_112,
-    'grad_output, self, weight': traced_113,
-    'grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim': traced_114,
-    'grad_w, saved_v, saved_g, saved_norms, dim': traced_115,
-    'grad_x1, grad, x1, x2, p, cdist': traced_116,
-    'high, size, low=, generator=, dtype=, layout=, device=, pin_memory=': traced_117,
-    'high, size, low=, generator=, out=': traced_118,
-    'i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=': traced_119,
-    'index': traced_120,
-    'input, a, tau': traced_121,
-    'input, atol=, rtol=, hermitian=, tol=': traced_122,
-    'input, grid, interpolation_mode, padding_mode, align_corners': traced_123,
-    'input, hx, w_ih, w_hh, b_ih=, b_hh=': traced_124,
-    'input, info, upper': traced_125,
-    'input, infos, upper': traced_126,
-    'input, lengths, batch_first': traced_127,
-    'input, mean, var_sum': traced_128,
-    'input, normalized_shape, weight, bias, eps': traced_129,
-    'input, normalized_shape, weight, eps': traced_130,
-    'input, normalized_shape, weight=, bias=, eps=, cudnn_enable=': traced_131,
-    'input, normalized_shape, weight=, eps=': traced_132,
-    'input, num_groups, weight=, bias=, eps=, cudnn_enabled=': traced_133,
-    'input, out, atol=, rtol=, hermitian=, tol=': traced_134,
-    'input, output_size, align_corners, scale_factors': traced_135,
-    'input, output_size, scale_factors': traced_136,
-    'input, p, train': traced_137,
-    'input, target': traced_138,
-    'input, target, log_input, full, eps, reduction': traced_139,
-    'input, target, output, is_target, reduction, nframe, dim': traced_140,
-    'input, target, weight': traced_141,
-    'input, tau': traced_142,
-    'input, tau, result': traced_143,
-    'input, values, vectors, infos, compute_v': traced_144,
-    'input, weight, bias, N, C, HxW, group, eps': traced_145,
-    'input, weight, bias, running_mean, running_var, training, momentum, eps': traced_146,
-    'input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled': traced_147,
-    'input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled': traced_148,
-    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups': traced_149,
-    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32': traced_150,
-    'input, weight, bias=': traced_151,
-    'input, weight, bias=, stride=, padding=, dilation=, groups=': traced_152,
-    'input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=': traced_153,
-    'input1, input2, target, margin=, reduction=': traced_154,
-    'input1, input2, weight, bias=': traced_155,
-    'it, A': traced_156,
-    'it, A, B, left, check_errors': traced_157,
-    'it, A, B, left, check_errors, result, LU, pivots, info': traced_158,
-    'it, A, UPLO, compute_v': traced_159,
-    'it, A, UPLO, compute_v, eigenvalues, eigenvectors': traced_160,
-    'it, A, check_errors': traced_161,
-    'it, A, check_errors, inverse, info': traced_162,
-    'it, A, full_matrices, compute_uv, driver': traced_163,
-    'it, A, full_matrices, compute_uv, driver, U, S, Vh': traced_164,
-    'it, A, mode': traced_165,
-    'it, A, mode, Q, R': traced_166,
-    'it, A, pivot': traced_167,
-    'it, A, pivot, P, L, U': traced_168,
-    'it, A, pivot, check_errors': traced_169,
-    'it, A, pivot, check_errors, LU, pivots, info': traced_170,
-    'it, A, result, LU, pivots': traced_171,
-    'it, A, sign, logabsdet, LU, pivots': traced_172,
-    'it, LU, pivots, B, left, adjoint': traced_173,
-    'it, LU, pivots, B, left, adjoint, result': traced_174,
-    'it, LU, pivots, unpack_data, unpack_pivots': traced_175,
-    'it, LU, pivots, unpack_lu, unpack_pivots, P, L, U': traced_176,
-    'it, alpha_scalar': traced_177,
-    'it, batch1, batch2, result': traced_178,
-    'it, beta': traced_179,
-    'it, correction, take_sqrt': traced_180,
-    'it, decimals': traced_181,
-    'it, delta': traced_182,
-    'it, eps_scalar': traced_183,
-    'it, exp_scalar': traced_184,
-    'it, fill': traced_185,
-    'it, from_, to, gen': traced_186,
-    'it, gen': traced_187,
-    'it, grad, output, dim, input_dtype': traced_188,
-    'it, grad, output, dim, input_dtype, grad_input': traced_189,
-    'it, grad, output, dim, input_dtype, out': traced_190,
-    'it, grad, self, threshold': traced_191,
-    'it, grad, self, threshold, grad_input': traced_192,
-    'it, grad_out, self, lambd': traced_193,
-    'it, grad_out, self, lambd, grad_input': traced_194,
-    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result': traced_195,
-    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input': traced_196,
-    'it, grad_output, input, indices': traced_197,
-    'it, grad_output, input, indices, grad_input': traced_198,
-    'it, grad_output, output': traced_199,
-    'it, grad_output, output, grad_input': traced_200,
-    'it, grad_output, output_size, input_size, align_corners, scales': traced_201,
-    'it, grad_output, output_size, input_size, align_corners, scales, grad_input': traced_202,
-    'it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w': traced_203,
-    'it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input': traced_204,
-    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w': traced_205,
-    'it, grad_output, output_size, input_size, scales': traced_206,
-    'it, grad_output, output_size, input_size, scales, grad_input': traced_207,
-    'it, grad_output, output_size, input_size, scales_d, scales_h, scales_w': traced_208,
-    'it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input': traced_209,
-    'it, grad_output, output_size, input_size, scales_h, scales_w': traced_210,
-    'it, grad_output, output_size, input_size, scales_h, scales_w, grad_input': traced_211,
-    'it, grad_output, self': traced_212,
-    'it, grad_output, self, approximate, grad_input': traced_213,
-    'it, grad_output, self, approximate=': traced_214,
-    'it, grad_output, self, beta, threshold': traced_215,
-    'it, grad_output, self, beta, threshold, grad_input': traced_216,
-    'it, grad_output, self, grad_input': traced_217,
-    'it, grad_output, self, lambd': traced_218,
-    'it, grad_output, self, lambd, grad_input': traced_219,
-    'it, grad_output, self, negative_slope, self_is_result': traced_220,
-    'it, grad_output, self, negative_slope, self_is_result, grad_input': traced_221,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_222,
-    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_223,
-    'it, index_size, index_stride': traced_224,
-    'it, index_size, index_stride, accumulate': traced_225,
-    'it, input, dim, half_to_float': traced_226,
-    'it, input, dim, half_to_float, output': traced_227,
-    'it, input, output_size': traced_228,
-    'it, input, output_size, out, indices': traced_229,
-    'it, input, target, reduction': traced_230,
-    'it, input, target, reduction, beta': traced_231,
-    'it, input, target, reduction, beta, result': traced_232,
-    'it, input, target, reduction, result': traced_233,
-    'it, lambd, gen': traced_234,
-    'it, loop': traced_235,
-    'it, max_': traced_236,
-    'it, maxnorm': traced_237,
-    'it, mean, std, gen': traced_238,
-    'it, median, sigma, gen': traced_239,
-    'it, min_': traced_240,
-    'it, min_, max_': traced_241,
-    'it, n': traced_242,
-    'it, n, self': traced_243,
-    'it, n, self, out': traced_244,
-    'it, nan, posinf, neginf': traced_245,
-    'it, non_blocking': traced_246,
-    'it, norm, beta': traced_247,
-    'it, norm, delta': traced_248,
-    'it, ord_': traced_249,
-    'it, p, gen': traced_250,
-    'it, reduce': traced_251,
-    'it, reduce, ident': traced_252,
-    'it, self, A, upper, transpose, unitriangular': traced_253,
-    'it, self, A, upper, transpose, unitriangular, result, clone_A': traced_254,
-    'it, self, alpha, scale, input_scale': traced_255,
-    'it, self, alpha, scale, input_scale, out': traced_256,
-    'it, self, approximate, out': traced_257,
-    'it, self, approximate=': traced_258,
-    'it, self, batch1, batch2, beta, alpha': traced_259,
-    'it, self, batch1, batch2, beta, alpha, result': traced_260,
-    'it, self, beta, threshold': traced_261,
-    'it, self, beta, threshold, out': traced_262,
-    'it, self, decimals': traced_263,
-    'it, self, decimals, out': traced_264,
-    'it, self, dim, dtype': traced_265,
-    'it, self, dim, dtype, result': traced_266,
-    'it, self, dim, keepdim, dtype': traced_267,
-    'it, self, dim, keepdim, dtype, result': traced_268,
-    'it, self, dim, keepdim, min, max': traced_269,
-    'it, self, dim, keepdim, values, indices': traced_270,
-    'it, self, dim, out': traced_271,
-    'it, self, dim=': traced_272,
-    'it, self, end, weight': traced_273,
-    'it, self, end, weight, out': traced_274,
-    'it, self, exponent': traced_275,
-    'it, self, exponent, out': traced_276,
-    'it, self, indices': traced_277,
-    'it, self, indices, result': traced_278,
-    'it, self, lambd': traced_279,
-    'it, self, lambd, out': traced_280,
-    'it, self, mat, vec, beta, alpha': traced_281,
-    'it, self, mat, vec, beta, alpha, result': traced_282,
-    'it, self, mat1, mat2, beta, alpha': traced_283,
-    'it, self, mat1, mat2, beta, alpha, result': traced_284,
-    'it, self, mat2': traced_285,
-    'it, self, mat2, result': traced_286,
-    'it, self, max': traced_287,
-    'it, self, max, out': traced_288,
-    'it, self, min': traced_289,
-    'it, self, min, max': traced_290,
-    'it, self, min, max, out': traced_291,
-    'it, self, min, out': traced_292,
-    'it, self, negative_slope': traced_293,
-    'it, self, negative_slope, out': traced_294,
-    'it, self, other, alpha': traced_295,
-    'it, self, other, alpha, out': traced_296,
-    'it, self, other, rounding_mode': traced_297,
-    'it, self, other, rounding_mode, out': traced_298,
-    'it, self, output_size, align_corners, scales': traced_299,
-    'it, self, output_size, align_corners, scales, out': traced_300,
-    'it, self, output_size, align_corners, scales_d, scales_h, scales_w': traced_301,
-    'it, self, output_size, align_corners, scales_d, scales_h, scales_w, out': traced_302,
-    'it, self, output_size, align_corners, scales_h, scales_w': traced_303,
-    'it, self, output_size, scales': traced_304,
-    'it, self, output_size, scales, out': traced_305,
-    'it, self, output_size, scales_d, scales_h, scales_w': traced_306,
-    'it, self, output_size, scales_d, scales_h, scales_w, out': traced_307,
-    'it, self, output_size, scales_h, scales_w': traced_308,
-    'it, self, output_size, scales_h, scales_w, out': traced_309,
-    'it, self, p, dim, maxnorm': traced_310,
-    'it, self, p, dim, maxnorm, out': traced_311,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_312,
-    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_313,
-    'it, self, target, weight, reduction, ignore_index': traced_314,
-    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_315,
-    'it, self, tensor1, tensor2, value': traced_316,
-    'it, self, tensor1, tensor2, value, result': traced_317,
-    'it, self, threshold, value': traced_318,
-    'it, self, threshold, value, out': traced_319,
-    'it, self, upper, check_errors': traced_320,
-    'it, self, upper, check_errors, L, info': traced_321,
-    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation': traced_322,
-    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out': traced_323,
-    'it, start, end, steps': traced_324,
-    'it, start, size, step': traced_325,
-    'it, threshold, value': traced_326,
-    'it, value': traced_327,
-    'it, value_scalar': traced_328,
-    'it, weight': traced_329,
-    'it, window_length, beta': traced_330,
-    'ks, *args': traced_331,
-    'ks, primal, tangent, level': traced_332,
-    'ks, self': traced_333,
-    'ks, self, level': traced_334,
-    'log_probs, targets, input_lengths, target_lengths, blank': traced_335,
-    'log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type': traced_336,
-    'log_probs, targets, input_lengths, target_lengths, blank=, reduction=, zero_infinity=': traced_337,
-    'log_probs, targets, input_lengths, target_lengths, blank=, zero_infinity=': traced_338,
-    'log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity': traced_339,
-    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_340,
-    'mean, std=, size=, generator=, out=': traced_341,
-    'meta, tensors, dim': traced_342,
-    'meta, tensors, dim, result': traced_343,
-    'n, d, out': traced_344,
-    'n, d=, dtype=, layout=, device=, pin_memory=': traced_345,
-    'n, generator=, dtype=, layout=, device=, pin_memory=': traced_346,
-    'n, generator=, out=': traced_347,
-    'n, m=, dtype=, layout=, device=, pin_memory=': traced_348,
-    'n, m=, out=': traced_349,
-    'n, out=': traced_350,
-    'n, self': traced_351,
-    'n, self, out': traced_352,
-    'nbytes': traced_353,
-    'obj, dtype, device, copy, requires_grad': traced_354,
-    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_355,
-    'obj, warn_if_not_writeable=': traced_356,
-    'oldshape, oldstride, newshape': traced_357,
-    'op, args': traced_358,
-    'out, in_, ignore_nan': traced_359,
-    'out, self, dims': traced_360,
-    'out, x, groups': traced_361,
-    'out, x, idx, out_sizes': traced_362,
-    'output, buffer, input': traced_363,
-    'output, input, downscale_factor': traced_364,
-    'output, input, noise, lower_, upper_, gen': traced_365,
-    'output, input, target, p, margin, weight, nframe, dim, reduction': traced_366,
-    'output, input, upscale_factor': traced_367,
-    'output, input, weight, bias, mean, invstd': traced_368,
-    'output, self, weights': traced_369,
-    'output, shape': traced_370,
-    'output, total_weight, input, target, weight, reduction, ignore_index': traced_371,
-    'perm, pivots, dim_size': traced_372,
-    'primal, tangent, level': traced_373,
-    'ptr, device': traced_374,
-    'query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=': traced_375,
-    'query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=': traced_376,
-    'r, start, end, steps, base': traced_377,
-    'real, imag': traced_378,
-    'real, imag, out': traced_379,
-    'repeats, output_size=': traced_380,
-    'result, a, b, dim': traced_381,
-    'result, input': traced_382,
-    'result, input, boundaries, right, sorter': traced_383,
-    'result, repeats': traced_384,
-    'result, rows, cols': traced_385,
-    'result, self, dim, index': traced_386,
-    'result, self, index': traced_387,
-    'result, self, k, upper': traced_388,
-    'result, self, mask': traced_389,
-    'result, self, n_sample, gen': traced_390,
-    'result, size': traced_391,
-    'result, tensors, dim': traced_392,
-    'result, x1, x2, p': traced_393,
-    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_394,
-    'rows': traced_395,
-    's, dtype=': traced_396,
-    's, dtype=, layout=, device=, pin_memory=': traced_397,
-    'scaled_grads, found_inf, inv_scale': traced_398,
-    'self, *args': traced_399,
-    'self, A, upper': traced_400,
-    'self, B, upper, left, unitriangular, out': traced_401,
-    'self, B, upper, left=, unitriangular=': traced_402,
-    'self, UPLO=': traced_403,
-    'self, alpha=': traced_404,
-    'self, args, kwargs': traced_405,
-    'self, atol=, rtol=, hermitian=, rcond=': traced_406,
-    'self, atol=, rtol=, hermitian=, tol=': traced_407,
-    'self, axis0, axis1': traced_408,
-    'self, b, rcond, driver, solution, residuals, rank, singular_values': traced_409,
-    'self, b, rcond=, driver=': traced_410,
-    'self, bins=, min=, max=': traced_411,
-    'self, bins=, min=, max=, out=': traced_412,
-    'self, bins=, range=, weight=, density=': traced_413,
-    'self, block': traced_414,
-    'self, block, context': traced_415,
-    'self, boundaries, out_int32, right, out': traced_416,
-    'self, boundaries, out_int32=, right=': traced_417,
-    'self, chunks, dim=': traced_418,
-    'self, config': traced_419,
-    'self, context': traced_420,
-    'self, correction=, fweights=, aweights=': traced_421,
-    'self, decimals, out': traced_422,
-    'self, decimals=': traced_423,
-    'self, device, dtype, non_blocking, copy, memory_format': traced_424,
-    'self, device, orig_size, stream': traced_425,
-    'self, diagonal=': traced_426,
-    'self, dim': traced_427,
-    'self, dim, correction, keepdim, out': traced_428,
-    'self, dim, dtype, out': traced_429,
-    'self, dim, dtype=': traced_430,
-    'self, dim, index': traced_431,
-    'self, dim, index, real_dim=': traced_432,
-    'self, dim, index, source': traced_433,
-    'self, dim, index, source, alpha': traced_434,
-    'self, dim, index, source, alpha=': traced_435,
-    'self, dim, index, source, reduce, include_self': traced_436,
-    'self, dim, index, source, reduce, include_self=': traced_437,
-    'self, dim, index, sparse_grad=': traced_438,
-    'self, dim, index, src': traced_439,
-    'self, dim, index, src, reduce': traced_440,
-    'self, dim, index, src=, value=, reduce=': traced_441,
-    'self, dim, index, value': traced_442,
-    'self, dim, keepdim, dtype, out': traced_443,
-    'self, dim, keepdim, min_result, max_result': traced_444,
-    'self, dim, keepdim, out': traced_445,
-    'self, dim, keepdim, values, indices': traced_446,
-    'self, dim, keepdim=': traced_447,
-    'self, dim, normalization, forward': traced_448,
-    'self, dim, normalization, forward, out': traced_449,
-    'self, dim, normalization, last_dim_size': traced_450,
-    'self, dim, normalization, last_dim_size, out': traced_451,
-    'self, dim, normalization, onesided': traced_452,
-    'self, dim, normalization, onesided, out': traced_453,
-    'self, dim, return_inverse=, return_counts=': traced_454,
-    'self, dim, sizes': traced_455,
-    'self, dim, sorted=, return_inverse=, return_counts=': traced_456,
-    'self, dim, start, length': traced_457,
-    'self, dim, start, stop, step, disable_slice_optimization': traced_458,
-    'self, dim0, dim1': traced_459,
-    'self, dim=': traced_460,
-    'self, dim=, descending=': traced_461,
-    'self, dim=, keepdim=': traced_462,
-    'self, dim=, keepdim=, dtype=': traced_463,
-    'self, dim=, start=, end=, step=': traced_464,
-    'self, dimension, size, step': traced_465,
-    'self, dims': traced_466,
-    'self, downscale_factor': traced_467,
-    'self, dst, src, pool': traced_468,
-    'self, dtype': traced_469,
-    'self, dtype=': traced_470,
-    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_471,
-    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_472,
-    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_473,
-    'self, eigenvalues, eigenvectors': traced_474,
-    'self, eps, out': traced_475,
-    'self, eps=': traced_476,
-    'self, exponent': traced_477,
-    'self, exponent, out': traced_478,
-    'self, filename, flags, size, fd=': traced_479,
-    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_480,
-    'self, fill_value, wrap=': traced_481,
-    'self, found_inf, inv_scale': traced_482,
-    'self, from_=, to=, generator=': traced_483,
-    'self, generator=': traced_484,
-    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_485,
-    'self, generator=, out=': traced_486,
-    'self, grad': traced_487,
-    'self, groups': traced_488,
-    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_489,
-    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_490,
-    'self, hist, bin_edges': traced_491,
-    'self, ind, out': traced_492,
-    'self, ind=': traced_493,
-    'self, index': traced_494,
-    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_495,
-    'self, index, py_value': traced_496,
-    'self, indices, dim=': traced_497,
-    'self, indices, max_norm, norm_type': traced_498,
-    'self, indices, output_size': traced_499,
-    'self, indices, output_size, out': traced_500,
-    'self, indices, output_size, stride, padding': traced_501,
-    'self, indices, output_size, stride, padding, out': traced_502,
-    'self, indices, values, accumulate=': traced_503,
-    'self, indices, values, accumulate=, unsafe=': traced_504,
-    'self, input2, upper, out': traced_505,
-    'self, input2, upper=': traced_506,
-    'self, it, from_, to, gen': traced_507,
-    'self, k, dim, keepdim, values, indices': traced_508,
-    'self, k, dim=, keepdim=': traced_509,
-    'self, k, dim=, largest=, sorted=': traced_510,
-    'self, k=, dims=': traced_511,
-    'self, kernel_size, dilation, padding, stride': traced_512,
-    'self, kernel_size, dilation, padding, stride, out': traced_513,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_514,
-    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_515,
-    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_516,
-    'self, kwargs': traced_517,
-    'self, lambd=, generator=': traced_518,
-    'self, level': traced_519,
-    'self, lower=, upper=, training=, generator=': traced_520,
-    'self, mantissa, exponent': traced_521,
-    'self, mask': traced_522,
-    'self, mask, source': traced_523,
-    'self, mask, value': traced_524,
-    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_525,
-    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_526,
-    'self, mean, std, gen': traced_527,
-    'self, mean=, std=, generator=': traced_528,
-    'self, median=, sigma=, generator=': traced_529,
-    'self, memory_format=': traced_530,
-    'self, min=, max=': traced_531,
-    'self, min_val, max_val, out': traced_532,
-    'self, min_val=, max_val=': traced_533,
-    'self, n': traced_534,
-    'self, n, dim, norm, out': traced_535,
-    'self, n, dim, prepend, append, out': traced_536,
-    'self, n, out': traced_537,
-    'self, n=, dim=, norm=': traced_538,
-    'self, n=, dim=, prepend=, append=': traced_539,
-    'self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=': traced_540,
-    'self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=': traced_541,
-    'self, nan, posinf, neginf, out': traced_542,
-    'self, nan=, posinf=, neginf=': traced_543,
-    'self, nbytes': traced_544,
-    'self, nelements': traced_545,
-    'self, new_size': traced_546,
-    'self, noise, lower, upper, training, generator, out': traced_547,
-    'self, noise, lower=, upper=, training=, generator=': traced_548,
-    'self, num_classes=': traced_549,
-    'self, num_samples, replacement=, generator=': traced_550,
-    'self, num_samples, replacement=, generator=, out=': traced_551,
-    'self, offset=': traced_552,
-    'self, offset=, dim1=, dim2=': traced_553,
-    'self, op, ks, args': traced_554,
-    'self, ord=, dim=, keepdim=, dtype=': traced_555,
-    'self, orig': traced_556,
-    'self, other, alpha, out': traced_557,
-    'self, other, alpha=': traced_558,
-    'self, other, dim=': traced_559,
-    'self, other, dims, out': traced_560,
-    'self, other, dims=': traced_561,
-    'self, other, dims_self, dims_other': traced_562,
-    'self, other, p=': traced_563,
-    'self, other, rounding_mode=': traced_564,
-    'self, other, rounding_mode=, out=': traced_565,
-    'self, other, rtol=, atol=, equal_nan=': traced_566,
-    'self, other, self_num_batch_dims=': traced_567,
-    'self, out, a, b': traced_568,
-    'self, out, atol=, rtol=, hermitian=, rcond=': traced_569,
-    'self, out, atol=, rtol=, hermitian=, tol=': traced_570,
-    'self, out=': traced_571,
-    'self, output': traced_572,
-    'self, output_size': traced_573,
-    'self, output_size, kernel_size, dilation, padding, stride': traced_574,
-    'self, output_size, kernel_size, dilation, padding, stride, out': traced_575,
-    'self, p': traced_576,
-    'self, p, context': traced_577,
-    'self, p, gen': traced_578,
-    'self, p, generator=': traced_579,
-    'self, p, isRetry, ctx': traced_580,
-    'self, p, out': traced_581,
-    'self, p, train': traced_582,
-    'self, p=': traced_583,
-    'self, p=, generator=': traced_584,
-    'self, p_, gen': traced_585,
-    'self, pad': traced_586,
-    'self, pad, mode, value=': traced_587,
-    'self, pad, mode=, value=': traced_588,
-    'self, pad, value=': traced_589,
-    'self, padding': traced_590,
-    'self, params, orig_size, context, split_remainder': traced_591,
-    'self, ptr': traced_592,
-    'self, q, dim, keepdim, interpolation, out': traced_593,
-    'self, q, dim=, keepdim=, interpolation=': traced_594,
-    'self, r=, with_replacement=': traced_595,
-    'self, rcond=': traced_596,
-    'self, repeats': traced_597,
-    'self, repeats, dim=, output_size=': traced_598,
-    'self, return_inverse=, return_counts=, dim=': traced_599,
-    'self, sections, dim=': traced_600,
-    'self, seq': traced_601,
-    'self, shape': traced_602,
-    'self, shifts, dims=': traced_603,
-    'self, sign, logabsdet': traced_604,
-    'self, size': traced_605,
-    'self, size, dtype=, layout=, device=, pin_memory=': traced_606,
-    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_607,
-    'self, size, implicit=': traced_608,
-    'self, size, stride': traced_609,
-    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_610,
-    'self, size, stride, storage_offset': traced_611,
-    'self, size, stride, storage_offset=': traced_612,
-    'self, size_bytes, allocator, resizable, data_ptr=': traced_613,
-    'self, sizes, strides': traced_614,
-    'self, some=, compute_uv=': traced_615,
-    'self, sorted=, return_inverse=, return_counts=': traced_616,
-    'self, source': traced_617,
-    'self, source, destination': traced_618,
-    'self, source, storage_offset, size, stride=': traced_619,
-    'self, split_size, dim=': traced_620,
-    'self, split_sizes, dim=': traced_621,
-    'self, src, non_blocking=': traced_622,
-    'self, stable, dim=, descending=': traced_623,
-    'self, start_dim=, end_dim=': traced_624,
-    'self, storage, key_set, data_type, impl_type=': traced_625,
-    'self, target, margin=, reduction=': traced_626,
-    'self, target, p, margin, weight, reduction, out': traced_627,
-    'self, target, p=, margin=, weight=, reduction=': traced_628,
-    'self, target, reduction': traced_629,
-    'self, target, reduction, delta, out': traced_630,
-    'self, target, reduction, out': traced_631,
-    'self, target, reduction, output, is_target': traced_632,
-    'self, target, reduction=': traced_633,
-    'self, target, reduction=, delta=': traced_634,
-    'self, target, reduction=, log_target=': traced_635,
-    'self, target, weight=, pos_weight=, reduction=': traced_636,
-    'self, target, weight=, reduction=': traced_637,
-    'self, target, weight=, reduction=, ignore_index=': traced_638,
-    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_639,
-    'self, tensor': traced_640,
-    'self, tensor, out': traced_641,
-    'self, upper, out': traced_642,
-    'self, upper=': traced_643,
-    'self, upscale_factor': traced_644,
-    'self, value': traced_645,
-    'self, value, bdim, level': traced_646,
-    'self, values, indices, dim, descending': traced_647,
-    'self, vec': traced_648,
-    'self, vec, out': traced_649,
-    'self, vec2': traced_650,
-    'self, weight': traced_651,
-    'self, weight, hist, bin_edges': traced_652,
-    'self, weight, kernel_size, bias, stride, padding': traced_653,
-    'self, weight, kernel_size, bias=, stride=, padding=': traced_654,
-    'self, weight, kernel_size, bias=, stride=, padding=, dilation=': traced_655,
-    'self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=': traced_656,
-    'self, weights=, minlength=': traced_657,
-    'sequences, batch_first=, padding_value=, padding_side=': traced_658,
-    'shape, numel': traced_659,
-    'size, allocator, ks, scalar_type': traced_660,
-    'size, device': traced_661,
-    'size, dtype=, device=, layout=': traced_662,
-    'size, dtype=, device=, pin_memory=': traced_663,
-    'size, dtype=, layout=, device=, pin_memory=': traced_664,
-    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_665,
-    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_666,
-    'size, fill_value, out': traced_667,
-    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_668,
-    'size, generator=, out=': traced_669,
-    'size, out': traced_670,
-    'size, stride, allocator, ks, scalar_type': traced_671,
-    'size, stride, dtype=, device=, layout=': traced_672,
-    'size, stride, dtype=, device=, pin_memory=': traced_673,
-    'size, stride, dtype=, layout=, device=, pin_memory=': traced_674,
-    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_675,
-    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_676,
-    'start, end, step=, out=': traced_677,
-    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_678,
-    'start, end, steps, base=, out=': traced_679,
-    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_680,
-    'start, end, steps, out=': traced_681,
-    'storage': traced_682,
-    'storage, size_bytes': traced_683,
-    't': traced_684,
-    't, alloc, priority=': traced_685,
-    'tensor, data, sizes': traced_686,
-    'tensor, force=': traced_687,
-    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_688,
-    'tensor_sizes, tensor_strides, sizes': traced_689,
-    'tensors, dim=': traced_690,
-    'tensors, dim=, out=': traced_691,
-    'tensors, indexing=': traced_692,
-    'tensors, out': traced_693,
-    'theta, size, align_corners': traced_694,
-    'to_type, arg, device_type': traced_695,
-    'type1, type2': traced_696,
-    'v, g, dim': traced_697,
-    'v, g, dim=': traced_698,
-    'v, pow=, dim=': traced_699,
-    'value, bdim, level': traced_700,
-    'value, self': traced_701,
-    'values, indices, self, dim, ignore_nan': traced_702,
-    'values, indices, self, dim, is_max': traced_703,
-    'values, indices, self, dim, keepdim': traced_704,
-    'values, indices, self, k, dim': traced_705,
-    'values, indices, self, k, dim, largest, sorted': traced_706,
-    'var': traced_707,
-    'w, *args': traced_708,
-    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_709,
-    'w, norm, v, g, dim': traced_710,
-    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_711,
-    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_712,
-    'window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=': traced_713,
-    'window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=': traced_714,
-    'window_length, periodic=, dtype=, layout=, device=, pin_memory=': traced_715,
-    'x, N=': traced_716,
-    'x, N=, increasing=': traced_717,
-    'x, alpha, total': traced_718,
-    'x, grid, mode, padding_mode, align_corners': traced_719,
-    'x, index': traced_720,
-    'x, indices': traced_721,
-    'x, k, s, p, d, oh, ow': traced_722,
-    'x, k, s, p, d, out_sizes': traced_723,
-    'x, kw, sj, pj, dj, ow': traced_724,
-    'x, mats': traced_725,
-    'x, oh, ow': traced_726,
-    'x, out_shape': traced_727,
-    'x, out_sizes': traced_728,
-    'x, plan, opmath': traced_729,
-    'x, w, b, out_shape, stride, padding, dilation': traced_730,
-    'x, w, b, stride, padding, dilation': traced_731,
-    'x, w, b, stride, padding, dilation, groups': traced_732,
-    'x, w, b, stride, padding, groups': traced_733,
-    'x, windows, oh, ow': traced_734,
-    'x, windows, out_sizes': traced_735,
-    'x, y': traced_736,
-    'x1, x2': traced_737,
-    'x1, x2, dim=, eps=': traced_738,
-    'x1, x2, p, compute_mode': traced_739,
-    'x1, x2, p=, compute_mode=': traced_740,
-    'x1, x2, p=, eps=, keepdim=': traced_741,
-    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_742,
-    'y, x=, dx=, dim=': traced_743,
+    'data, batch_sizes, hx, params, has_biases, num_layers, dropout, train, bidirectional': traced_43,
+    'data, scalar_type, device, copy_variables, copy_numpy, type_inference, pin_memory=': traced_44,
+    'data_col, channels, height, width, height_col, width_col, kernel, pad, stride, dilation': traced_45,
+    'data_im, output_height, output_width, kernel, pad, stride, dilation': traced_46,
+    'dst, conj, neg': traced_47,
+    'dst, src': traced_48,
+    'dst, src, nbytes, kind, stream': traced_49,
+    'dual, level': traced_50,
+    'dy_t, x_t, mean, rstd, gamma, m, n, dx_t, dgamma, dbeta': traced_51,
+    'elements, test_elements, invert, out': traced_52,
+    'elements=, test_elements=, assume_unique=, invert=, element=, test_element=': traced_53,
+    'end, out': traced_54,
+    'end, start=, step=, dtype=, layout=, device=, pin_memory=': traced_55,
+    'equation, tensors, path=': traced_56,
+    'f, map_location=, pickle_module=, *, weights_only=, mmap=, **pickle_load_args': traced_57,
+    'flat': traced_58,
+    'from_, to': traced_59,
+    'g, idx, offset2bag, bag_size, num_weights, scale_grad_by_freq, mode, psw, padding_idx': traced_60,
+    'ggI, ggW, ggb, gO, weight, self, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_61,
+    'go, idx, h, w': traced_62,
+    'go, idx, in_sizes': traced_63,
+    'go, in_shape, indices': traced_64,
+    'go, in_shape, plan, opmath': traced_65,
+    'go, mats': traced_66,
+    'go, shape, index': traced_67,
+    'go, windows, in_sizes': traced_68,
+    'go, x, grid, mode, padding_mode, align_corners, mask': traced_69,
+    'go, x, w, stride, padding, dilation, groups, mask': traced_70,
+    'grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse': traced_71,
+    'grad, indices, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, per_sample_weights, padding_idx=': traced_72,
+    'grad, indices, offsets, offset2bag, bag_size, maximum_indices, num_weights, scale_grad_by_freq, mode, sparse, per_sample_weights, padding_idx=': traced_73,
+    'grad, input_size, batch_sizes, batch_first': traced_74,
+    'grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity=': traced_75,
+    'grad, size, align_corners': traced_76,
+    'grad, weight, indices, offsets, offset2bag, mode, padding_idx=': traced_77,
+    'grad, x1, x2, p, cdist': traced_78,
+    'grad_in, grad, dim, size, step': traced_79,
+    'grad_in, input_sizes, dim, size, step': traced_80,
+    'grad_input, grad, output, dim': traced_81,
+    'grad_input, grad_output, input, target, p, margin, weight, nframe, dim, reduction': traced_82,
+    'grad_input, grad_output, input, target, reduction, is_target, nframe, dim': traced_83,
+    'grad_input, grad_output, input, target, weight, reduction, ignore_index, total_weight': traced_84,
+    'grad_input, grad_weight, grad_bias, grad_out, input, weight, mean, invstd, train': traced_85,
+    'grad_out, input, mean, rstd, weight, N, C, HxW, group, output_mask': traced_86,
+    'grad_out, input, normalized_shape, mean, rstd, weight, bias, output_mask': traced_87,
+    'grad_out, input, weight, running_mean, running_var, save_mean, save_invstd, train, eps, output_mask': traced_88,
+    'grad_out, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity': traced_89,
+    'grad_output, indices, num_weights, padding_idx, scale_grad_by_freq': traced_90,
+    'grad_output, input, grid, interpolation_mode, padding_mode, align_corners, output_mask': traced_91,
+    'grad_output, input, weight, bias_sizes, stride, padding, dilation, transposed, output_padding, groups, output_mask': traced_92,
+    'grad_output, self': traced_93,
+    'grad_output, self, buffer': traced_94,
+    'grad_output, self, buffer, grad_input': traced_95,
+    'grad_output, self, dim': traced_96,
+    'grad_output, self, dim, grad_input': traced_97,
+    'grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override': traced_98,
+    'grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices': traced_99,
+    'grad_output, self, min_val, max_val': traced_100,
+    'grad_output, self, min_val, max_val, grad_input': traced_101,
+    'grad_output, self, noise, lower, upper, training, self_is_result': traced_102,
+    'grad_output, self, padding': traced_103,
+    'grad_output, self, target, p, margin, weight, reduction, grad_input': traced_104,
+    'grad_output, self, target, p, margin, weight=, reduction=': traced_105,
+    'grad_output, self, target, reduction': traced_106,
+    'grad_output, self, target, reduction, beta': traced_107,
+    'grad_output, self, target, reduction, beta, grad_input': traced_108,
+    'grad_output, self, target, reduction, delta': traced_109,
+    'grad_output, self, target, reduction, delta, grad_input': traced_110,
+    'grad_output, self, target, reduction, grad_input': traced_111,
+    'grad_output, self, target, reduction, is_target': traced_112,
+    'grad_output, self, target, reduction, is_target, grad_input': traced_113,
+    'grad_output, self, target, weight=, reduction=': traced_114,
+    'grad_output, self, weight': traced_115,
+    'grad_v, grad_g, grad_w, saved_v, saved_g, saved_norm, dim': traced_116,
+    'grad_w, saved_v, saved_g, saved_norms, dim': traced_117,
+    'grad_x1, grad, x1, x2, p, cdist': traced_118,
+    'high, size, low=, generator=, dtype=, layout=, device=, pin_memory=': traced_119,
+    'high, size, low=, generator=, out=': traced_120,
+    'i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=': traced_121,
+    'index': traced_122,
+    'input, a, tau': traced_123,
+    'input, atol=, rtol=, hermitian=, tol=': traced_124,
+    'input, grid, interpolation_mode, padding_mode, align_corners': traced_125,
+    'input, hx, params, has_biases, num_layers, dropout, train, bidirectional, batch_first': traced_126,
+    'input, hx, w_ih, w_hh, b_ih=, b_hh=': traced_127,
+    'input, info, upper': traced_128,
+    'input, infos, upper': traced_129,
+    'input, lengths, batch_first': traced_130,
+    'input, mean, var_sum': traced_131,
+    'input, normalized_shape, weight, bias, eps': traced_132,
+    'input, normalized_shape, weight, eps': traced_133,
+    'input, normalized_shape, weight=, bias=, eps=, cudnn_enable=': traced_134,
+    'input, normalized_shape, weight=, eps=': traced_135,
+    'input, num_groups, weight=, bias=, eps=, cudnn_enabled=': traced_136,
+    'input, out, atol=, rtol=, hermitian=, tol=': traced_137,
+    'input, output_size, align_corners, scale_factors': traced_138,
+    'input, output_size, scale_factors': traced_139,
+    'input, p, train': traced_140,
+    'input, target': traced_141,
+    'input, target, log_input, full, eps, reduction': traced_142,
+    'input, target, output, is_target, reduction, nframe, dim': traced_143,
+    'input, target, weight': traced_144,
+    'input, tau': traced_145,
+    'input, tau, result': traced_146,
+    'input, values, vectors, infos, compute_v': traced_147,
+    'input, weight, bias, N, C, HxW, group, eps': traced_148,
+    'input, weight, bias, running_mean, running_var, training, momentum, eps': traced_149,
+    'input, weight, bias, running_mean, running_var, training, momentum, eps, cudnn_enabled': traced_150,
+    'input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps, cudnn_enabled': traced_151,
+    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups': traced_152,
+    'input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, benchmark, deterministic, cudnn_enabled, allow_tf32': traced_153,
+    'input, weight, bias=': traced_154,
+    'input, weight, bias=, stride=, padding=, dilation=, groups=': traced_155,
+    'input, weight, bias=, stride=, padding=, output_padding=, groups=, dilation=': traced_156,
+    'input1, input2, target, margin=, reduction=': traced_157,
+    'input1, input2, weight, bias=': traced_158,
+    'it': traced_159,
+    'it, *scalars': traced_160,
+    'it, A': traced_161,
+    'it, A, B, left, check_errors': traced_162,
+    'it, A, B, left, check_errors, result, LU, pivots, info': traced_163,
+    'it, A, UPLO, compute_v': traced_164,
+    'it, A, UPLO, compute_v, eigenvalues, eigenvectors': traced_165,
+    'it, A, check_errors': traced_166,
+    'it, A, check_errors, inverse, info': traced_167,
+    'it, A, full_matrices, compute_uv, driver': traced_168,
+    'it, A, full_matrices, compute_uv, driver, U, S, Vh': traced_169,
+    'it, A, mode': traced_170,
+    'it, A, mode, Q, R': traced_171,
+    'it, A, pivot': traced_172,
+    'it, A, pivot, P, L, U': traced_173,
+    'it, A, pivot, check_errors': traced_174,
+    'it, A, pivot, check_errors, LU, pivots, info': traced_175,
+    'it, A, result, LU, pivots': traced_176,
+    'it, A, sign, logabsdet, LU, pivots': traced_177,
+    'it, LU, pivots, B, left, adjoint': traced_178,
+    'it, LU, pivots, B, left, adjoint, result': traced_179,
+    'it, LU, pivots, unpack_data, unpack_pivots': traced_180,
+    'it, LU, pivots, unpack_lu, unpack_pivots, P, L, U': traced_181,
+    'it, alpha_scalar': traced_182,
+    'it, batch1, batch2, result': traced_183,
+    'it, beta': traced_184,
+    'it, correction, take_sqrt': traced_185,
+    'it, decimals': traced_186,
+    'it, delta': traced_187,
+    'it, eps_scalar': traced_188,
+    'it, exp_scalar': traced_189,
+    'it, fill': traced_190,
+    'it, from_, to, gen': traced_191,
+    'it, gen': traced_192,
+    'it, grad, output, dim, input_dtype': traced_193,
+    'it, grad, output, dim, input_dtype, grad_input': traced_194,
+    'it, grad, output, dim, input_dtype, out': traced_195,
+    'it, grad, self, threshold': traced_196,
+    'it, grad, self, threshold, grad_input': traced_197,
+    'it, grad_out, self, lambd': traced_198,
+    'it, grad_out, self, lambd, grad_input': traced_199,
+    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result': traced_200,
+    'it, grad_output, alpha, scale, input_scale, is_result, self_or_result, grad_input': traced_201,
+    'it, grad_output, input, indices': traced_202,
+    'it, grad_output, input, indices, grad_input': traced_203,
+    'it, grad_output, output': traced_204,
+    'it, grad_output, output, grad_input': traced_205,
+    'it, grad_output, output_size, input_size, align_corners, scales': traced_206,
+    'it, grad_output, output_size, input_size, align_corners, scales, grad_input': traced_207,
+    'it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w': traced_208,
+    'it, grad_output, output_size, input_size, align_corners, scales_d, scales_h, scales_w, grad_input': traced_209,
+    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w': traced_210,
+    'it, grad_output, output_size, input_size, align_corners, scales_h, scales_w, grad_input': traced_211,
+    'it, grad_output, output_size, input_size, scales': traced_212,
+    'it, grad_output, output_size, input_size, scales, grad_input': traced_213,
+    'it, grad_output, output_size, input_size, scales_d, scales_h, scales_w': traced_214,
+    'it, grad_output, output_size, input_size, scales_d, scales_h, scales_w, grad_input': traced_215,
+    'it, grad_output, output_size, input_size, scales_h, scales_w': traced_216,
+    'it, grad_output, output_size, input_size, scales_h, scales_w, grad_input': traced_217,
+    'it, grad_output, self': traced_218,
+    'it, grad_output, self, approximate, grad_input': traced_219,
+    'it, grad_output, self, approximate=': traced_220,
+    'it, grad_output, self, beta, threshold': traced_221,
+    'it, grad_output, self, beta, threshold, grad_input': traced_222,
+    'it, grad_output, self, grad_input': traced_223,
+    'it, grad_output, self, lambd': traced_224,
+    'it, grad_output, self, lambd, grad_input': traced_225,
+    'it, grad_output, self, negative_slope, self_is_result': traced_226,
+    'it, grad_output, self, negative_slope, self_is_result, grad_input': traced_227,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight': traced_228,
+    'it, grad_output, self, target, weight, reduction, ignore_index, total_weight, grad_input': traced_229,
+    'it, index_size, index_stride': traced_230,
+    'it, index_size, index_stride, accumulate': traced_231,
+    'it, input, dim, half_to_float': traced_232,
+    'it, input, dim, half_to_float, output': traced_233,
+    'it, input, output_size': traced_234,
+    'it, input, output_size, out, indices': traced_235,
+    'it, input, target, reduction': traced_236,
+    'it, input, target, reduction, beta': traced_237,
+    'it, input, target, reduction, beta, result': traced_238,
+    'it, input, target, reduction, result': traced_239,
+    'it, lambd, gen': traced_240,
+    'it, loop': traced_241,
+    'it, max_': traced_242,
+    'it, maxnorm': traced_243,
+    'it, mean, std, gen': traced_244,
+    'it, median, sigma, gen': traced_245,
+    'it, min_': traced_246,
+    'it, min_, max_': traced_247,
+    'it, n': traced_248,
+    'it, n, self': traced_249,
+    'it, n, self, out': traced_250,
+    'it, nan, posinf, neginf': traced_251,
+    'it, non_blocking': traced_252,
+    'it, norm, beta': traced_253,
+    'it, norm, delta': traced_254,
+    'it, ord_': traced_255,
+    'it, p, gen': traced_256,
+    'it, reduce': traced_257,
+    'it, reduce, ident': traced_258,
+    'it, self': traced_259,
+    'it, self, A, upper, transpose, unitriangular': traced_260,
+    'it, self, A, upper, transpose, unitriangular, result, clone_A': traced_261,
+    'it, self, alpha, scale, input_scale': traced_262,
+    'it, self, alpha, scale, input_scale, out': traced_263,
+    'it, self, approximate, out': traced_264,
+    'it, self, approximate=': traced_265,
+    'it, self, batch1, batch2, beta, alpha': traced_266,
+    'it, self, batch1, batch2, beta, alpha, result': traced_267,
+    'it, self, beta, threshold': traced_268,
+    'it, self, beta, threshold, out': traced_269,
+    'it, self, decimals': traced_270,
+    'it, self, decimals, out': traced_271,
+    'it, self, dim, dtype': traced_272,
+    'it, self, dim, dtype, result': traced_273,
+    'it, self, dim, keepdim': traced_274,
+    'it, self, dim, keepdim, dtype': traced_275,
+    'it, self, dim, keepdim, dtype, result': traced_276,
+    'it, self, dim, keepdim, min, max': traced_277,
+    'it, self, dim, keepdim, result': traced_278,
+    'it, self, dim, keepdim, values, indices': traced_279,
+    'it, self, dim, out': traced_280,
+    'it, self, dim=': traced_281,
+    'it, self, end, weight': traced_282,
+    'it, self, end, weight, out': traced_283,
+    'it, self, exponent': traced_284,
+    'it, self, exponent, out': traced_285,
+    'it, self, indices': traced_286,
+    'it, self, indices, result': traced_287,
+    'it, self, lambd': traced_288,
+    'it, self, lambd, out': traced_289,
+    'it, self, mat, vec, beta, alpha': traced_290,
+    'it, self, mat, vec, beta, alpha, result': traced_291,
+    'it, self, mat1, mat2, beta, alpha': traced_292,
+    'it, self, mat1, mat2, beta, alpha, result': traced_293,
+    'it, self, mat2': traced_294,
+    'it, self, mat2, result': traced_295,
+    'it, self, max': traced_296,
+    'it, self, max, out': traced_297,
+    'it, self, min': traced_298,
+    'it, self, min, max': traced_299,
+    'it, self, min, max, out': traced_300,
+    'it, self, min, out': traced_301,
+    'it, self, negative_slope': traced_302,
+    'it, self, negative_slope, out': traced_303,
+    'it, self, other': traced_304,
+    'it, self, other, alpha': traced_305,
+    'it, self, other, alpha, out': traced_306,
+    'it, self, other, out': traced_307,
+    'it, self, other, rounding_mode': traced_308,
+    'it, self, other, rounding_mode, out': traced_309,
+    'it, self, out': traced_310,
+    'it, self, output_size, align_corners, scales': traced_311,
+    'it, self, output_size, align_corners, scales, out': traced_312,
+    'it, self, output_size, align_corners, scales_d, scales_h, scales_w': traced_313,
+    'it, self, output_size, align_corners, scales_d, scales_h, scales_w, out': traced_314,
+    'it, self, output_size, align_corners, scales_h, scales_w': traced_315,
+    'it, self, output_size, align_corners, scales_h, scales_w, out': traced_316,
+    'it, self, output_size, scales': traced_317,
+    'it, self, output_size, scales, out': traced_318,
+    'it, self, output_size, scales_d, scales_h, scales_w': traced_319,
+    'it, self, output_size, scales_d, scales_h, scales_w, out': traced_320,
+    'it, self, output_size, scales_h, scales_w': traced_321,
+    'it, self, output_size, scales_h, scales_w, out': traced_322,
+    'it, self, p, dim, maxnorm': traced_323,
+    'it, self, p, dim, maxnorm, out': traced_324,
+    'it, self, result': traced_325,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype': traced_326,
+    'it, self, scalar_ord, opt_dim, keepdim, opt_dtype, result': traced_327,
+    'it, self, target, weight, reduction, ignore_index': traced_328,
+    'it, self, target, weight, reduction, ignore_index, output, total_weight': traced_329,
+    'it, self, tensor1, tensor2, value': traced_330,
+    'it, self, tensor1, tensor2, value, result': traced_331,
+    'it, self, threshold, value': traced_332,
+    'it, self, threshold, value, out': traced_333,
+    'it, self, upper, check_errors': traced_334,
+    'it, self, upper, check_errors, L, info': traced_335,
+    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation': traced_336,
+    'it, self, weight, kernel_size, bias, stride, padding, output_padding, dilation, out': traced_337,
+    'it, start, end, steps': traced_338,
+    'it, start, size, step': traced_339,
+    'it, threshold, value': traced_340,
+    'it, value': traced_341,
+    'it, value_scalar': traced_342,
+    'it, weight': traced_343,
+    'it, window_length, beta': traced_344,
+    'ks, *args': traced_345,
+    'ks, primal, tangent, level': traced_346,
+    'ks, self': traced_347,
+    'ks, self, level': traced_348,
+    'log_probs, targets, input_lengths, target_lengths, blank': traced_349,
+    'log_probs, targets, input_lengths, target_lengths, blank, target_scalar_type': traced_350,
+    'log_probs, targets, input_lengths, target_lengths, blank=, reduction=, zero_infinity=': traced_351,
+    'log_probs, targets, input_lengths, target_lengths, blank=, zero_infinity=': traced_352,
+    'log_probs_, targets, input_lengths, target_lengths, blank, reduction, zero_infinity': traced_353,
+    'mean, std=, size=, generator=, dtype=, layout=, device=, pin_memory=': traced_354,
+    'mean, std=, size=, generator=, out=': traced_355,
+    'meta, tensors, dim': traced_356,
+    'meta, tensors, dim, result': traced_357,
+    'n, d, out': traced_358,
+    'n, d=, dtype=, layout=, device=, pin_memory=': traced_359,
+    'n, generator=, dtype=, layout=, device=, pin_memory=': traced_360,
+    'n, generator=, out=': traced_361,
+    'n, m=, dtype=, layout=, device=, pin_memory=': traced_362,
+    'n, m=, out=': traced_363,
+    'n, out=': traced_364,
+    'n, self': traced_365,
+    'n, self, out': traced_366,
+    'nbytes': traced_367,
+    'obj, dtype, device, copy, requires_grad': traced_368,
+    'obj, f, pickle_module=, pickle_protocol=, _use_new_zipfile_serialization=, _disable_byteorder_record=': traced_369,
+    'obj, warn_if_not_writeable=': traced_370,
+    'oldshape, oldstride, newshape': traced_371,
+    'op, args': traced_372,
+    'out, in_, ignore_nan': traced_373,
+    'out, self, dims': traced_374,
+    'out, x, groups': traced_375,
+    'out, x, idx, out_sizes': traced_376,
+    'output, buffer, input': traced_377,
+    'output, input, downscale_factor': traced_378,
+    'output, input, noise, lower_, upper_, gen': traced_379,
+    'output, input, target, p, margin, weight, nframe, dim, reduction': traced_380,
+    'output, input, upscale_factor': traced_381,
+    'output, input, weight, bias, mean, invstd': traced_382,
+    'output, self, weights': traced_383,
+    'output, shape': traced_384,
+    'output, total_weight, input, target, weight, reduction, ignore_index': traced_385,
+    'perm, pivots, dim_size': traced_386,
+    'primal, tangent, level': traced_387,
+    'ptr, device': traced_388,
+    'query, key, value, attn_mask=, dropout_p=, is_causal=, dropout_mask=, scale=, enable_gqa=': traced_389,
+    'query, key, value, attn_mask=, dropout_p=, is_causal=, scale=, enable_gqa=': traced_390,
+    'r, start, end, steps, base': traced_391,
+    'real, imag': traced_392,
+    'real, imag, out': traced_393,
+    'repeats, output_size=': traced_394,
+    'result, a, b, dim': traced_395,
+    'result, input': traced_396,
+    'result, input, boundaries, right, sorter': traced_397,
+    'result, repeats': traced_398,
+    'result, rows, cols': traced_399,
+    'result, self, dim': traced_400,
+    'result, self, dim, index': traced_401,
+    'result, self, index': traced_402,
+    'result, self, k, upper': traced_403,
+    'result, self, mask': traced_404,
+    'result, self, n_sample, gen': traced_405,
+    'result, size': traced_406,
+    'result, tensors, dim': traced_407,
+    'result, x1, x2, p': traced_408,
+    'row, col, offset=, dtype=, layout=, device=, pin_memory=': traced_409,
+    'rows': traced_410,
+    's, dtype=': traced_411,
+    's, dtype=, layout=, device=, pin_memory=': traced_412,
+    'scaled_grads, found_inf, inv_scale': traced_413,
+    'self, *args': traced_414,
+    'self, A, upper': traced_415,
+    'self, B, upper, left, unitriangular, out': traced_416,
+    'self, B, upper, left=, unitriangular=': traced_417,
+    'self, UPLO=': traced_418,
+    'self, alpha=': traced_419,
+    'self, args, kwargs': traced_420,
+    'self, atol=, rtol=, hermitian=, rcond=': traced_421,
+    'self, atol=, rtol=, hermitian=, tol=': traced_422,
+    'self, axis0, axis1': traced_423,
+    'self, b, rcond, driver, solution, residuals, rank, singular_values': traced_424,
+    'self, b, rcond=, driver=': traced_425,
+    'self, bins=, min=, max=': traced_426,
+    'self, bins=, min=, max=, out=': traced_427,
+    'self, bins=, range=, weight=, density=': traced_428,
+    'self, block': traced_429,
+    'self, block, context': traced_430,
+    'self, boundaries, out_int32, right, out': traced_431,
+    'self, boundaries, out_int32=, right=': traced_432,
+    'self, chunks, dim=': traced_433,
+    'self, config': traced_434,
+    'self, context': traced_435,
+    'self, correction=, fweights=, aweights=': traced_436,
+    'self, decimals, out': traced_437,
+    'self, decimals=': traced_438,
+    'self, device, dtype, non_blocking, copy, memory_format': traced_439,
+    'self, device, orig_size, stream': traced_440,
+    'self, diagonal=': traced_441,
+    'self, dim': traced_442,
+    'self, dim, correction, keepdim, out': traced_443,
+    'self, dim, dtype, out': traced_444,
+    'self, dim, dtype=': traced_445,
+    'self, dim, index': traced_446,
+    'self, dim, index, real_dim=': traced_447,
+    'self, dim, index, source': traced_448,
+    'self, dim, index, source, alpha': traced_449,
+    'self, dim, index, source, alpha=': traced_450,
+    'self, dim, index, source, reduce, include_self': traced_451,
+    'self, dim, index, source, reduce, include_self=': traced_452,
+    'self, dim, index, sparse_grad=': traced_453,
+    'self, dim, index, src': traced_454,
+    'self, dim, index, src, reduce': traced_455,
+    'self, dim, index, src=, value=, reduce=': traced_456,
+    'self, dim, index, value': traced_457,
+    'self, dim, keepdim, dtype, out': traced_458,
+    'self, dim, keepdim, min_result, max_result': traced_459,
+    'self, dim, keepdim, out': traced_460,
+    'self, dim, keepdim, values, indices': traced_461,
+    'self, dim, keepdim=': traced_462,
+    'self, dim, normalization, forward': traced_463,
+    'self, dim, normalization, forward, out': traced_464,
+    'self, dim, normalization, last_dim_size': traced_465,
+    'self, dim, normalization, last_dim_size, out': traced_466,
+    'self, dim, normalization, onesided': traced_467,
+    'self, dim, normalization, onesided, out': traced_468,
+    'self, dim, return_inverse=, return_counts=': traced_469,
+    'self, dim, sizes': traced_470,
+    'self, dim, sorted=, return_inverse=, return_counts=': traced_471,
+    'self, dim, start, length': traced_472,
+    'self, dim, start, stop, step, disable_slice_optimization': traced_473,
+    'self, dim, unbiased=, keepdim=': traced_474,
+    'self, dim0, dim1': traced_475,
+    'self, dim=': traced_476,
+    'self, dim=, correction=, keepdim=': traced_477,
+    'self, dim=, descending=': traced_478,
+    'self, dim=, keepdim=': traced_479,
+    'self, dim=, keepdim=, dtype=': traced_480,
+    'self, dim=, start=, end=, step=': traced_481,
+    'self, dimension, size, step': traced_482,
+    'self, dims': traced_483,
+    'self, downscale_factor': traced_484,
+    'self, dst, src, pool': traced_485,
+    'self, dtype': traced_486,
+    'self, dtype=': traced_487,
+    'self, dtype=, layout=, device=, pin_memory=, memory_format=': traced_488,
+    'self, dtype=, layout=, device=, pin_memory=, non_blocking=, memory_format=': traced_489,
+    'self, dtype=, non_blocking=, copy=, memory_format=, layout=, device=, pin_memory=, other=': traced_490,
+    'self, eigenvalues, eigenvectors': traced_491,
+    'self, eps, out': traced_492,
+    'self, eps=': traced_493,
+    'self, exponent': traced_494,
+    'self, exponent, out': traced_495,
+    'self, filename, flags, size, fd=': traced_496,
+    'self, fill_value, dtype=, layout=, device=, pin_memory=, memory_format=': traced_497,
+    'self, fill_value, wrap=': traced_498,
+    'self, found_inf, inv_scale': traced_499,
+    'self, from_=, to=, generator=': traced_500,
+    'self, generator=': traced_501,
+    'self, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_502,
+    'self, generator=, out=': traced_503,
+    'self, grad': traced_504,
+    'self, groups': traced_505,
+    'self, growth_tracker, found_inf, scale_growth_factor, scale_backoff_factor, growth_interval': traced_506,
+    'self, high, low=, generator=, dtype=, layout=, device=, pin_memory=, memory_format=': traced_507,
+    'self, hist, bin_edges': traced_508,
+    'self, ind, out': traced_509,
+    'self, ind=': traced_510,
+    'self, index': traced_511,
+    'self, index, out_indices, disable_slice_optimization, specified_dims': traced_512,
+    'self, index, py_value': traced_513,
+    'self, indices': traced_514,
+    'self, indices, dim=': traced_515,
+    'self, indices, max_norm, norm_type': traced_516,
+    'self, indices, output_size': traced_517,
+    'self, indices, output_size, out': traced_518,
+    'self, indices, output_size, stride, padding': traced_519,
+    'self, indices, output_size, stride, padding, out': traced_520,
+    'self, indices, values, accumulate=': traced_521,
+    'self, indices, values, accumulate=, unsafe=': traced_522,
+    'self, input2, upper, out': traced_523,
+    'self, input2, upper=': traced_524,
+    'self, it, from_, to, gen': traced_525,
+    'self, k, dim, keepdim, values, indices': traced_526,
+    'self, k, dim=, keepdim=': traced_527,
+    'self, k, dim=, largest=, sorted=': traced_528,
+    'self, k=, dims=': traced_529,
+    'self, kernel_size, dilation, padding, stride': traced_530,
+    'self, kernel_size, dilation, padding, stride, out': traced_531,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=': traced_532,
+    'self, kernel_size, stride=, padding=, ceil_mode=, count_include_pad=, divisor_override=': traced_533,
+    'self, kernel_size, stride=, padding=, dilation=, ceil_mode=': traced_534,
+    'self, kwargs': traced_535,
+    'self, lambd=, generator=': traced_536,
+    'self, level': traced_537,
+    'self, lower=, upper=, training=, generator=': traced_538,
+    'self, mantissa, exponent': traced_539,
+    'self, mask': traced_540,
+    'self, mask, source': traced_541,
+    'self, mask, value': traced_542,
+    'self, mat1, mat2, out_dtype, beta=, alpha=': traced_543,
+    'self, mat1, mat2, out_dtype, beta=, alpha=, out=': traced_544,
+    'self, mean, std, gen': traced_545,
+    'self, mean=, std=, generator=': traced_546,
+    'self, median=, sigma=, generator=': traced_547,
+    'self, memory_format=': traced_548,
+    'self, min=, max=': traced_549,
+    'self, min_val, max_val, out': traced_550,
+    'self, min_val=, max_val=': traced_551,
+    'self, n': traced_552,
+    'self, n, dim, norm, out': traced_553,
+    'self, n, dim, prepend, append, out': traced_554,
+    'self, n, out': traced_555,
+    'self, n=, dim=, norm=': traced_556,
+    'self, n=, dim=, prepend=, append=': traced_557,
+    'self, n_fft, hop_length=, win_length=, window=, center=, normalized=, onesided=, length=, return_complex=': traced_558,
+    'self, n_fft, hop_length=, win_length=, window=, center=, pad_mode=, normalized=, onesided=, return_complex=, align_to_window=': traced_559,
+    'self, nan, posinf, neginf, out': traced_560,
+    'self, nan=, posinf=, neginf=': traced_561,
+    'self, nbytes': traced_562,
+    'self, nelements': traced_563,
+    'self, new_size': traced_564,
+    'self, noise, lower, upper, training, generator, out': traced_565,
+    'self, noise, lower=, upper=, training=, generator=': traced_566,
+    'self, num_classes=': traced_567,
+    'self, num_samples, replacement=, generator=': traced_568,
+    'self, num_samples, replacement=, generator=, out=': traced_569,
+    'self, offset=': traced_570,
+    'self, offset=, dim1=, dim2=': traced_571,
+    'self, op, ks, args': traced_572,
+    'self, ord=, dim=, keepdim=, dtype=': traced_573,
+    'self, orig': traced_574,
+    'self, other': traced_575,
+    'self, other, alpha, out': traced_576,
+    'self, other, alpha=': traced_577,
+    'self, other, dim=': traced_578,
+    'self, other, dims, out': traced_579,
+    'self, other, dims=': traced_580,
+    'self, other, dims_self, dims_other': traced_581,
+    'self, other, out': traced_582,
+    'self, other, p=': traced_583,
+    'self, other, rounding_mode=': traced_584,
+    'self, other, rounding_mode=, out=': traced_585,
+    'self, other, rtol=, atol=, equal_nan=': traced_586,
+    'self, other, self_num_batch_dims=': traced_587,
+    'self, out': traced_588,
+    'self, out, a, b': traced_589,
+    'self, out, atol=, rtol=, hermitian=, rcond=': traced_590,
+    'self, out, atol=, rtol=, hermitian=, tol=': traced_591,
+    'self, out=': traced_592,
+    'self, output': traced_593,
+    'self, output_size': traced_594,
+    'self, output_size, kernel_size, dilation, padding, stride': traced_595,
+    'self, output_size, kernel_size, dilation, padding, stride, out': traced_596,
+    'self, p': traced_597,
+    'self, p, context': traced_598,
+    'self, p, gen': traced_599,
+    'self, p, generator=': traced_600,
+    'self, p, isRetry, ctx': traced_601,
+    'self, p, out': traced_602,
+    'self, p, train': traced_603,
+    'self, p=': traced_604,
+    'self, p=, generator=': traced_605,
+    'self, p_, gen': traced_606,
+    'self, pad': traced_607,
+    'self, pad, mode, value=': traced_608,
+    'self, pad, mode=, value=': traced_609,
+    'self, pad, value=': traced_610,
+    'self, padding': traced_611,
+    'self, params, orig_size, context, split_remainder': traced_612,
+    'self, ptr': traced_613,
+    'self, q, dim, keepdim, interpolation, out': traced_614,
+    'self, q, dim=, keepdim=, interpolation=': traced_615,
+    'self, r=, with_replacement=': traced_616,
+    'self, rcond=': traced_617,
+    'self, repeats': traced_618,
+    'self, repeats, dim=, output_size=': traced_619,
+    'self, return_inverse=, return_counts=, dim=': traced_620,
+    'self, s, dim, norm, out': traced_621,
+    'self, s=, dim=, norm=': traced_622,
+    'self, sections': traced_623,
+    'self, sections, dim=': traced_624,
+    'self, seq': traced_625,
+    'self, shape': traced_626,
+    'self, shifts, dims=': traced_627,
+    'self, sign, logabsdet': traced_628,
+    'self, size': traced_629,
+    'self, size, dtype=, layout=, device=, pin_memory=': traced_630,
+    'self, size, fill_value, dtype=, layout=, device=, pin_memory=': traced_631,
+    'self, size, implicit=': traced_632,
+    'self, size, memory_format=': traced_633,
+    'self, size, stride': traced_634,
+    'self, size, stride, dtype=, layout=, device=, pin_memory=': traced_635,
+    'self, size, stride, storage_offset': traced_636,
+    'self, size, stride, storage_offset=': traced_637,
+    'self, size_bytes, allocator, resizable, data_ptr=': traced_638,
+    'self, sizes, strides': traced_639,
+    'self, some=, compute_uv=': traced_640,
+    'self, sorted=, return_inverse=, return_counts=': traced_641,
+    'self, source': traced_642,
+    'self, source, destination': traced_643,
+    'self, source, storage_offset, size, stride=': traced_644,
+    'self, split_size, dim=': traced_645,
+    'self, split_sizes, dim=': traced_646,
+    'self, src, non_blocking=': traced_647,
+    'self, stable, dim=, descending=': traced_648,
+    'self, start_dim=, end_dim=': traced_649,
+    'self, storage, key_set, data_type, impl_type=': traced_650,
+    'self, target, margin=, reduction=': traced_651,
+    'self, target, p, margin, weight, reduction, out': traced_652,
+    'self, target, p=, margin=, weight=, reduction=': traced_653,
+    'self, target, reduction': traced_654,
+    'self, target, reduction, delta, out': traced_655,
+    'self, target, reduction, out': traced_656,
+    'self, target, reduction, output, is_target': traced_657,
+    'self, target, reduction=': traced_658,
+    'self, target, reduction=, delta=': traced_659,
+    'self, target, reduction=, log_target=': traced_660,
+    'self, target, weight=, pos_weight=, reduction=': traced_661,
+    'self, target, weight=, reduction=': traced_662,
+    'self, target, weight=, reduction=, ignore_index=': traced_663,
+    'self, target, weight=, reduction=, ignore_index=, label_smoothing=': traced_664,
+    'self, tensor': traced_665,
+    'self, tensor, out': traced_666,
+    'self, unbiased=': traced_667,
+    'self, upper, out': traced_668,
+    'self, upper=': traced_669,
+    'self, upscale_factor': traced_670,
+    'self, value': traced_671,
+    'self, value, bdim, level': traced_672,
+    'self, values, indices, dim, descending': traced_673,
+    'self, vec': traced_674,
+    'self, vec, out': traced_675,
+    'self, vec2': traced_676,
+    'self, weight': traced_677,
+    'self, weight, hist, bin_edges': traced_678,
+    'self, weight, kernel_size, bias, stride, padding': traced_679,
+    'self, weight, kernel_size, bias=, stride=, padding=': traced_680,
+    'self, weight, kernel_size, bias=, stride=, padding=, dilation=': traced_681,
+    'self, weight, kernel_size, bias=, stride=, padding=, output_padding=, dilation=': traced_682,
+    'self, weights=, minlength=': traced_683,
+    'sequences, batch_first=, padding_value=, padding_side=': traced_684,
+    'shape, numel': traced_685,
+    'size, allocator, ks, scalar_type': traced_686,
+    'size, device': traced_687,
+    'size, dtype=, device=, layout=': traced_688,
+    'size, dtype=, device=, pin_memory=': traced_689,
+    'size, dtype=, layout=, device=, pin_memory=': traced_690,
+    'size, dtype=, layout=, device=, pin_memory=, memory_format=': traced_691,
+    'size, fill_value, dtype=, layout=, device=, pin_memory=': traced_692,
+    'size, fill_value, out': traced_693,
+    'size, generator=, dtype=, layout=, device=, pin_memory=': traced_694,
+    'size, generator=, out=': traced_695,
+    'size, out': traced_696,
+    'size, stride, allocator, ks, scalar_type': traced_697,
+    'size, stride, dtype=, device=, layout=': traced_698,
+    'size, stride, dtype=, device=, pin_memory=': traced_699,
+    'size, stride, dtype=, layout=, device=, pin_memory=': traced_700,
+    'sorted_sequence, self, out_int32, right, side, sorter, out': traced_701,
+    'sorted_sequence, self, out_int32=, right=, side=, sorter=': traced_702,
+    'start, end, step=, out=': traced_703,
+    'start, end, steps, base=, dtype=, layout=, device=, pin_memory=': traced_704,
+    'start, end, steps, base=, out=': traced_705,
+    'start, end, steps, dtype=, layout=, device=, pin_memory=': traced_706,
+    'start, end, steps, out=': traced_707,
+    'storage': traced_708,
+    'storage, size_bytes': traced_709,
+    't': traced_710,
+    't, alloc, priority=': traced_711,
+    'tensor, data, sizes': traced_712,
+    'tensor, force=': traced_713,
+    'tensor=, other=, scalar=, scalar1=, scalar2=': traced_714,
+    'tensor_sizes, tensor_strides, sizes': traced_715,
+    'tensors': traced_716,
+    'tensors, dim=': traced_717,
+    'tensors, dim=, out=': traced_718,
+    'tensors, indexing=': traced_719,
+    'tensors, out': traced_720,
+    'theta, size, align_corners': traced_721,
+    'to_type, arg, device_type': traced_722,
+    'type1, type2': traced_723,
+    'v, g, dim': traced_724,
+    'v, g, dim=': traced_725,
+    'v, pow=, dim=': traced_726,
+    'value, bdim, level': traced_727,
+    'value, self': traced_728,
+    'values, indices, self, dim, ignore_nan': traced_729,
+    'values, indices, self, dim, is_max': traced_730,
+    'values, indices, self, dim, keepdim': traced_731,
+    'values, indices, self, k, dim': traced_732,
+    'values, indices, self, k, dim, largest, sorted': traced_733,
+    'var': traced_734,
+    'w, *args': traced_735,
+    'w, idx, offset2bag, bag_size, psw, num_bags, mode, padding_idx, fbgemm': traced_736,
+    'w, norm, v, g, dim': traced_737,
+    'weight, indices, offsets, scale_grad_by_freq=, mode=, sparse=, per_sample_weights=, include_last_offset=, padding_idx=': traced_738,
+    'weight, indices, padding_idx=, scale_grad_by_freq=, sparse=': traced_739,
+    'window_length, periodic=, alpha=, beta=, dtype=, layout=, device=, pin_memory=': traced_740,
+    'window_length, periodic=, beta=, dtype=, layout=, device=, pin_memory=': traced_741,
+    'window_length, periodic=, dtype=, layout=, device=, pin_memory=': traced_742,
+    'x, N=': traced_743,
+    'x, N=, increasing=': traced_744,
+    'x, alpha, total': traced_745,
+    'x, grid, mode, padding_mode, align_corners': traced_746,
+    'x, index': traced_747,
+    'x, indices': traced_748,
+    'x, k, s, p, d, oh, ow': traced_749,
+    'x, k, s, p, d, out_sizes': traced_750,
+    'x, kw, sj, pj, dj, ow': traced_751,
+    'x, mats': traced_752,
+    'x, oh, ow': traced_753,
+    'x, out_shape': traced_754,
+    'x, out_sizes': traced_755,
+    'x, plan, opmath': traced_756,
+    'x, w, b, out_shape, stride, padding, dilation': traced_757,
+    'x, w, b, stride, padding, dilation': traced_758,
+    'x, w, b, stride, padding, dilation, groups': traced_759,
+    'x, w, b, stride, padding, groups': traced_760,
+    'x, windows, oh, ow': traced_761,
+    'x, windows, out_sizes': traced_762,
+    'x, y': traced_763,
+    'x1, x2': traced_764,
+    'x1, x2, dim=, eps=': traced_765,
+    'x1, x2, p, compute_mode': traced_766,
+    'x1, x2, p=, compute_mode=': traced_767,
+    'x1, x2, p=, eps=, keepdim=': traced_768,
+    'x_t, gamma, beta, m, n, eps, y_t, mean, rstd': traced_769,
+    'y, x=, dx=, dim=': traced_770,
 }

@@ -18,7 +18,7 @@ from typing import Any
 
 from tensortrace.aten.cuda.cuda_generator_impl import CUDAGeneratorImpl, getDefaultCUDAGenerator
 from tensortrace.aten.native.cuda.loops import GPU_LOOPS
-from tensortrace.aten.native.dispatch_stub import ALL_STUBS, REGISTER_CUDA_DISPATCH
+from tensortrace.aten.native.dispatch_stub import REGISTER_CUDA_DISPATCH, DispatchStub
 from tensortrace.trace import traced
 
 CUDA = "aten/src/ATen/native/cuda/"
@@ -115,20 +115,21 @@ def cuda_kernel(cpu_kernel: Callable[..., Any], name: str, source: str) -> Calla
     return traced("kernel", f"at::native::{name}", CUDA + source, legacy=name)(kernel)
 
 
-def register_cuda_kernels() -> None:
-    for stub_name, stub in ALL_STUBS.items():
-        if stub.cpu_dispatch_ptr is None or stub.cuda_dispatch_ptr is not None:
-            continue
-        known = KERNELS.get(stub_name)
-        if known is None:  # a stub this table does not name yet: <op>_kernel_cuda in the .cu
-            # counterpart of the CPU kernel's file (cpu/FooKernel.cpp -> cuda/FooKernel.cu)
-            site = getattr(stub.cpu_dispatch_ptr, "__traced_site__", None)
-            cpu_file = site.source.rsplit("/", 1)[-1] if site is not None else "Kernel.cpp"
-            known = (
-                f"{stub_name.removesuffix('_stub')}_kernel_cuda",
-                cpu_file.rsplit(".", 1)[0] + ".cu",
-            )
-        REGISTER_CUDA_DISPATCH(stub, cuda_kernel(stub.cpu_dispatch_ptr, *known))
-
-
-register_cuda_kernels()
+def register_cuda_kernel(stub_name: str, stub: DispatchStub) -> None:
+    """REGISTER_CUDA_DISPATCH(stub, <its CUDA kernel>), made from its CPU kernel. Called when
+    the stub first runs on CUDA with no CUDA kernel of its own (DispatchStub.get_call_ptr: Note
+    [Native modules imported on first lookup] in registry.py), as an eager import once called it
+    for every stub with a CPU kernel."""
+    cpu = stub.cpu_dispatch_ptr
+    if cpu is None or stub.cuda_dispatch_ptr is not None:
+        return
+    known = KERNELS.get(stub_name)
+    if known is None:  # a stub this table does not name yet: <op>_kernel_cuda in the .cu
+        # counterpart of the CPU kernel's file (cpu/FooKernel.cpp -> cuda/FooKernel.cu)
+        site = getattr(cpu, "__traced_site__", None)
+        cpu_file = site.source.rsplit("/", 1)[-1] if site is not None else "Kernel.cpp"
+        known = (
+            f"{stub_name.removesuffix('_stub')}_kernel_cuda",
+            cpu_file.rsplit(".", 1)[0] + ".cu",
+        )
+    REGISTER_CUDA_DISPATCH(stub, cuda_kernel(cpu, *known))
