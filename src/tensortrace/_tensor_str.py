@@ -22,12 +22,12 @@ from typing import Any
 
 import numpy as np
 
+from tensortrace.c10.frozen import Record
 
-class __PrinterOptions:  # torch's name (a dataclass there)
-    # Note [Records written out, not made by dataclass] in c10/frozen.py: what @dataclass
-    # wrote for it (eq, and so no hash)
+
+class __PrinterOptions(Record):  # torch's name (a dataclass there)
+    # Note [Records written out, not made by dataclass] in c10/frozen.py
     __match_args__ = ("precision", "threshold", "edgeitems", "linewidth", "sci_mode")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -44,22 +44,8 @@ class __PrinterOptions:  # torch's name (a dataclass there)
         self.sci_mode = sci_mode
 
     def _asdict(self) -> dict[str, Any]:
-        return {
-            "precision": self.precision,
-            "threshold": self.threshold,
-            "edgeitems": self.edgeitems,
-            "linewidth": self.linewidth,
-            "sci_mode": self.sci_mode,
-        }
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{k}={v!r}" for k, v in self._asdict().items())
-        return f"{type(self).__qualname__}({fields})"
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._asdict() == other._asdict()  # type: ignore[attr-defined]
+        """dataclasses.asdict(self): each field by its name."""
+        return dict(zip(self.__match_args__, type(self)._field_values(self)))
 
 
 PRINT_OPTS = __PrinterOptions()

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from tensortrace.c10.exception import TORCH_CHECK
+from tensortrace.c10.frozen import Record
 
 __all__ = [
     "MERSENNE_STATE_M",
@@ -83,13 +84,12 @@ def getNonDeterministicRandom() -> int:  # PyTorch's name
     return int.from_bytes(os.urandom(8), "little")
 
 
-class mt19937_data_pod:  # PyTorch's name
+class mt19937_data_pod(Record):  # PyTorch's name
     """The engine's plain-old-data state, used by get_rng_state / set_rng_state."""
 
-    # Note [Records written out, not made by dataclass] in c10/frozen.py: what @dataclass
-    # wrote for it (eq, and so no hash; state_ not in the repr)
+    # Note [Records written out, not made by dataclass] in c10/frozen.py: a Record, as
+    # @dataclass made it (eq, and so no hash), with state_ left out of its repr
     __match_args__ = ("seed_", "left_", "seeded_", "next_", "state_")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(
         self, seed_: int, left_: int, seeded_: bool, next_: int, state_: np.ndarray
@@ -104,18 +104,6 @@ class mt19937_data_pod:  # PyTorch's name
         return (
             f"{type(self).__qualname__}(seed_={self.seed_!r}, left_={self.left_!r}, "
             f"seeded_={self.seeded_!r}, next_={self.next_!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        o: mt19937_data_pod = other  # type: ignore[assignment]
-        return (self.seed_, self.left_, self.seeded_, self.next_, self.state_) == (
-            o.seed_,
-            o.left_,
-            o.seeded_,
-            o.next_,
-            o.state_,
         )
 
 

@@ -60,31 +60,6 @@ class Type(Frozen):
         object.__setattr__(self, "alias", alias)
         object.__setattr__(self, "elem_optional", elem_optional)
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.base,
-            self.is_list,
-            self.list_size,
-            self.optional,
-            self.alias,
-            self.elem_optional,
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(base={self.base!r}, is_list={self.is_list!r}, "
-            f"list_size={self.list_size!r}, optional={self.optional!r}, alias={self.alias!r}, "
-            f"elem_optional={self.elem_optional!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
     @property
     def is_tensor_like(self) -> bool:
         return self.base == "Tensor"
@@ -115,26 +90,6 @@ class Argument(Frozen):
         object.__setattr__(self, "type", type)
         object.__setattr__(self, "default", default)
         object.__setattr__(self, "kwarg_only", kwarg_only)
-
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(name={self.name!r}, type={self.type!r}, "
-            f"default={self.default!r}, kwarg_only={self.kwarg_only!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        o: Argument = other  # type: ignore[assignment]
-        return (self.name, self.type, self.default, self.kwarg_only) == (
-            o.name,
-            o.type,
-            o.default,
-            o.kwarg_only,
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.type, self.default, self.kwarg_only))
 
     @property
     def has_default(self) -> bool:
@@ -178,32 +133,6 @@ class FunctionSchema(Frozen):
         object.__setattr__(self, "returns", returns)
         object.__setattr__(self, "return_names", return_names)
         object.__setattr__(self, "namespace", namespace)
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.name,
-            self.overload_name,
-            self.arguments,
-            self.returns,
-            self.return_names,
-            self.namespace,
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(name={self.name!r}, "
-            f"overload_name={self.overload_name!r}, arguments={self.arguments!r}, "
-            f"returns={self.returns!r}, return_names={self.return_names!r}, "
-            f"namespace={self.namespace!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
 
     def with_namespace(self, namespace: str) -> FunctionSchema:
         """A copy in another library's namespace (dataclasses.replace, as it was)."""

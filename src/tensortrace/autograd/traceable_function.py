@@ -63,21 +63,6 @@ class Formula(Frozen):
         object.__setattr__(self, "fn", fn)
         object.__setattr__(self, "names", names)
 
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(inputs={self.inputs!r}, fn={self.fn!r}, "
-            f"names={self.names!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        o: Formula = other  # type: ignore[assignment]
-        return (self.inputs, self.fn, self.names) == (o.inputs, o.fn, o.names)
-
-    def __hash__(self) -> int:
-        return hash((self.inputs, self.fn, self.names))
-
 
 class DifferentiabilityInfo(Frozen):
     """load_derivatives.DifferentiabilityInfo: what a Node knows of its derivatives.yaml entry."""
@@ -126,32 +111,6 @@ class DifferentiabilityInfo(Frozen):
             self, "list_properties", {} if list_properties is None else list_properties
         )
         object.__setattr__(self, "output_differentiability", output_differentiability)
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.name,
-            self.formulas,
-            self.diff_inputs,
-            self.properties,
-            self.list_properties,
-            self.output_differentiability,
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(name={self.name!r}, formulas={self.formulas!r}, "
-            f"diff_inputs={self.diff_inputs!r}, properties={self.properties!r}, "
-            f"list_properties={self.list_properties!r}, "
-            f"output_differentiability={self.output_differentiability!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._fields())  # a TypeError, as the dicts in it are unhashable
 
 
 # ---- the generated Nodes' base (Functions.h) ---------------------------------------------------

@@ -72,12 +72,6 @@ class TypeMeta(Frozen):
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "numpy", numpy)
 
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(scalar_type={self.scalar_type!r}, "
-            f"itemsize={self.itemsize!r}, name={self.name!r}, numpy={self.numpy!r})"
-        )
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TypeMeta):  # BFloat16's before its load is one too
             return NotImplemented

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from tensortrace.aten.function_schema import Argument, FunctionSchema, parse_schema
+from tensortrace.c10.frozen import Record
 
 
 class OperatorLike(Protocol):
@@ -139,13 +140,12 @@ def python_default(arg: Argument) -> str | None:
     return arg.default
 
 
-class PythonOverload:
+class PythonOverload(Record):
     """One signature of a binding: which ops it calls and how its parameters map to them."""
 
-    # Note [Records written out, not made by dataclass] in c10/frozen.py: what @dataclass
-    # wrote for it (eq, and so no hash)
+    # Note [Records written out, not made by dataclass] in c10/frozen.py: a Record, as
+    # @dataclass made it (eq, and so no hash)
     __match_args__ = ("signature", "op", "out_op", "is_method", "is_factory", "params")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -162,21 +162,6 @@ class PythonOverload:
         self.is_method = is_method
         self.is_factory = is_factory
         self.params = params
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.signature, self.op, self.out_op, self.is_method, self.is_factory, self.params)
-
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(signature={self.signature!r}, op={self.op!r}, "
-            f"out_op={self.out_op!r}, is_method={self.is_method!r}, "
-            f"is_factory={self.is_factory!r}, params={self.params!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
 
 
 def make_signature(

@@ -30,25 +30,6 @@ class VmapInterpreter(Frozen):
         object.__setattr__(self, "batch_size", batch_size)
         object.__setattr__(self, "randomness", randomness)
 
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(level={self.level!r}, batch_size={self.batch_size!r}, "
-            f"randomness={self.randomness!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        o: VmapInterpreter = other  # type: ignore[assignment]
-        return (self.level, self.batch_size, self.randomness) == (
-            o.level,
-            o.batch_size,
-            o.randomness,
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.level, self.batch_size, self.randomness))
-
 
 _stack: list[VmapInterpreter] = []
 # Note [Unique vmap levels]

@@ -14,6 +14,7 @@ from tensortrace.aten.native.registry import native_function
 from tensortrace.aten.scalar_ops import wrapped_scalar_tensor
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.c10.default_dtype import get_default_complex_dtype, get_default_dtype
+from tensortrace.c10.frozen import Record
 from tensortrace.c10.scalar_type import (
     ScalarType,
     canCast,
@@ -26,12 +27,11 @@ from tensortrace.c10.scalar_type import (
 U = ScalarType.Undefined
 
 
-class ResultTypeState:
-    # Note [Records written out, not made by dataclass] in c10/frozen.py: what
-    # @dataclass(slots=True) wrote for it (eq, and so no hash)
+class ResultTypeState(Record):
+    # Note [Records written out, not made by dataclass] in c10/frozen.py: a Record, as
+    # @dataclass(slots=True) made it (eq, and so no hash)
     __slots__ = ("dimResult", "wrappedResult", "zeroResult")  # PyTorch's field names
     __match_args__ = ("dimResult", "wrappedResult", "zeroResult")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -42,22 +42,6 @@ class ResultTypeState:
         self.dimResult = dimResult
         self.wrappedResult = wrappedResult
         self.zeroResult = zeroResult
-
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(dimResult={self.dimResult!r}, "
-            f"wrappedResult={self.wrappedResult!r}, zeroResult={self.zeroResult!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        o: ResultTypeState = other  # type: ignore[assignment]
-        return (self.dimResult, self.wrappedResult, self.zeroResult) == (
-            o.dimResult,
-            o.wrappedResult,
-            o.zeroResult,
-        )
 
 
 def promote_skip_undefined(a: ScalarType, b: ScalarType) -> ScalarType:

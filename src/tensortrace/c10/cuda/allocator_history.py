@@ -14,6 +14,7 @@ from enum import IntEnum
 from types import FrameType
 from typing import Any
 
+from tensortrace.c10.frozen import Record
 from tensortrace.trace import code_swap
 from tensortrace.trace.recorder import traced_site_of_frame
 
@@ -40,14 +41,13 @@ ACTIONS = (
 )
 
 
-# Note [Records written out, not made by dataclass] in c10/frozen.py: these three are plain
-# classes with what @dataclass(slots=True) wrote for them (eq, and so no hash)
-class TraceEntry:
+# Note [Records written out, not made by dataclass] in c10/frozen.py: these three are Records,
+# as @dataclass(slots=True) made them (eq, and so no hash)
+class TraceEntry(Record):
     """One step of the allocator's history (TraceEntry in CUDACachingAllocator.h)."""
 
     __slots__ = ("action", "device", "addr", "size", "stream", "time_us", "frames")
     __match_args__ = ("action", "device", "addr", "size", "stream", "time_us", "frames")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -67,34 +67,10 @@ class TraceEntry:
         self.time_us = time_us
         self.frames = frames
 
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.action,
-            self.device,
-            self.addr,
-            self.size,
-            self.stream,
-            self.time_us,
-            self.frames,
-        )
 
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(action={self.action!r}, device={self.device!r}, "
-            f"addr={self.addr!r}, size={self.size!r}, stream={self.stream!r}, "
-            f"time_us={self.time_us!r}, frames={self.frames!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
-
-
-class BlockInfo:
+class BlockInfo(Record):
     __slots__ = ("size", "requested_size", "allocated", "active", "frames")
     __match_args__ = ("size", "requested_size", "allocated", "active", "frames")
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(
         self, size: int, requested_size: int, allocated: bool, active: bool, frames: Frames | None
@@ -105,27 +81,8 @@ class BlockInfo:
         self.active = active
         self.frames = frames
 
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(size={self.size!r}, "
-            f"requested_size={self.requested_size!r}, allocated={self.allocated!r}, "
-            f"active={self.active!r}, frames={self.frames!r})"
-        )
 
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        o: BlockInfo = other  # type: ignore[assignment]
-        return (self.size, self.requested_size, self.allocated, self.active, self.frames) == (
-            o.size,
-            o.requested_size,
-            o.allocated,
-            o.active,
-            o.frames,
-        )
-
-
-class SegmentInfo:
+class SegmentInfo(Record):
     __slots__ = (
         "device",
         "address",
@@ -150,7 +107,6 @@ class SegmentInfo:
         "frames",
         "blocks",
     )
-    __hash__ = None  # type: ignore[assignment]
 
     def __init__(
         self,
@@ -175,34 +131,6 @@ class SegmentInfo:
         self.requested_size = requested_size
         self.frames = frames
         self.blocks = [] if blocks is None else blocks
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (
-            self.device,
-            self.address,
-            self.stream,
-            self.is_large,
-            self.total_size,
-            self.allocated_size,
-            self.active_size,
-            self.requested_size,
-            self.frames,
-            self.blocks,
-        )
-
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__qualname__}(device={self.device!r}, address={self.address!r}, "
-            f"stream={self.stream!r}, is_large={self.is_large!r}, "
-            f"total_size={self.total_size!r}, allocated_size={self.allocated_size!r}, "
-            f"active_size={self.active_size!r}, requested_size={self.requested_size!r}, "
-            f"frames={self.frames!r}, blocks={self.blocks!r})"
-        )
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        return self._fields() == other._fields()  # type: ignore[attr-defined]
 
 
 class TraceEntryRingBuffer:
