@@ -35,7 +35,7 @@ class Type(Frozen):
 
     # Note [Records written out, not made by dataclass] in c10/frozen.py
     __slots__ = ("base", "is_list", "list_size", "optional", "alias", "elem_optional")
-    __match_args__ = ("base", "is_list", "list_size", "optional", "alias", "elem_optional")
+    __match_args__ = __slots__  # the fields, in order
 
     base: str
     is_list: bool
@@ -78,7 +78,7 @@ class Type(Frozen):
 class Argument(Frozen):
     # Note [Records written out, not made by dataclass] in c10/frozen.py
     __slots__ = ("name", "type", "default", "kwarg_only")
-    __match_args__ = ("name", "type", "default", "kwarg_only")
+    __match_args__ = __slots__  # the fields, in order
 
     name: str
     type: Type
@@ -106,7 +106,7 @@ class Argument(Frozen):
 class FunctionSchema(Frozen):
     # Note [Records written out, not made by dataclass] in c10/frozen.py
     __slots__ = ("name", "overload_name", "arguments", "returns", "return_names", "namespace")
-    __match_args__ = ("name", "overload_name", "arguments", "returns", "return_names", "namespace")
+    __match_args__ = __slots__  # the fields, in order
 
     name: str
     overload_name: str

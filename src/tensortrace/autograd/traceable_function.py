@@ -50,7 +50,7 @@ class Formula(Frozen):
 
     # Note [Records written out, not made by dataclass] in c10/frozen.py
     __slots__ = ("inputs", "fn", "names")
-    __match_args__ = ("inputs", "fn", "names")
+    __match_args__ = __slots__  # the fields, in order
 
     inputs: tuple[str, ...]
     fn: Callable[[dict[str, Any]], Any]
@@ -76,14 +76,7 @@ class DifferentiabilityInfo(Frozen):
         "list_properties",
         "output_differentiability",
     )
-    __match_args__ = (
-        "name",
-        "formulas",
-        "diff_inputs",
-        "properties",
-        "list_properties",
-        "output_differentiability",
-    )
+    __match_args__ = __slots__  # the fields, in order
 
     name: str  # full name, `add.Tensor`
     formulas: tuple[Formula, ...]

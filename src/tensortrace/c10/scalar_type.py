@@ -57,7 +57,7 @@ class TypeMeta(Frozen):
 
     # Note [Records written out, not made by dataclass] in c10/frozen.py
     __slots__ = ("scalar_type", "itemsize", "name", "numpy")
-    __match_args__ = ("scalar_type", "itemsize", "name", "numpy")
+    __match_args__ = __slots__  # the fields, in order
 
     scalar_type: ScalarType
     itemsize: int

@@ -19,7 +19,7 @@ from tensortrace.c10.local_dispatch_key_set import _tls
 class VmapInterpreter(Frozen):
     # Note [Records written out, not made by dataclass] in c10/frozen.py
     __slots__ = ("level", "batch_size", "randomness")
-    __match_args__ = ("level", "batch_size", "randomness")
+    __match_args__ = __slots__  # the fields, in order
 
     level: int
     batch_size: int

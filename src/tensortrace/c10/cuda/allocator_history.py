@@ -47,7 +47,7 @@ class TraceEntry(Record):
     """One step of the allocator's history (TraceEntry in CUDACachingAllocator.h)."""
 
     __slots__ = ("action", "device", "addr", "size", "stream", "time_us", "frames")
-    __match_args__ = ("action", "device", "addr", "size", "stream", "time_us", "frames")
+    __match_args__ = __slots__  # the fields, in order
 
     def __init__(
         self,
@@ -70,7 +70,7 @@ class TraceEntry(Record):
 
 class BlockInfo(Record):
     __slots__ = ("size", "requested_size", "allocated", "active", "frames")
-    __match_args__ = ("size", "requested_size", "allocated", "active", "frames")
+    __match_args__ = __slots__  # the fields, in order
 
     def __init__(
         self, size: int, requested_size: int, allocated: bool, active: bool, frames: Frames | None
@@ -95,18 +95,7 @@ class SegmentInfo(Record):
         "frames",
         "blocks",
     )
-    __match_args__ = (
-        "device",
-        "address",
-        "stream",
-        "is_large",
-        "total_size",
-        "allocated_size",
-        "active_size",
-        "requested_size",
-        "frames",
-        "blocks",
-    )
+    __match_args__ = __slots__  # the fields, in order
 
     def __init__(
         self,
