@@ -25,7 +25,7 @@ from tensortrace.c10.intrusive_ptr import intrusive_ptr_target, object_ids
 from tensortrace.c10.scalar_type import _SCALAR_TYPE_NAMES, ScalarType, TypeMeta
 from tensortrace.c10.storage_impl import Storage
 from tensortrace.trace import recorder, schema, traced
-from tensortrace.trace.schema import DECREF, DELETE, TENSOR_META, TENSOR_STORAGE
+from tensortrace.trace.schema import TENSOR_META, TENSOR_STORAGE
 
 
 class VariableVersion:
@@ -289,23 +289,9 @@ class TensorImpl(intrusive_ptr_target):
     def release_resources(self) -> None:
         """Refcount hit zero: drop autograd metadata and this TensorImpl's storage reference."""
         self.autograd_meta_ = None
-        # self.storage_.reset(), and the pointer's reset_() in it, written out as
-        # intrusive_ptr.__del__ writes it: every TensorImpl's death runs this (two calls fewer)
-        storage_ptr = self.storage_.storage_impl_
-        storage_impl = storage_ptr.target_
-        if storage_impl is None:
-            return
-        storage_ptr.target_ = None
-        refcount = storage_impl.refcount_ = storage_impl.refcount_ - 1
-        rec = recorder.current
-        if rec is not None:
-            name = storage_impl.trace_name
-            rec.instant(DECREF, "refcount", name, {"object": name, "refcount": refcount})
-        if refcount == 0:
-            storage_impl.weakcount_ -= 1
-            storage_impl.release_resources()
-            if rec is not None:
-                rec.instant(DELETE, "refcount", name, {"object": name})
+        # self.storage_.reset(): its pointer's reset_ called directly (every free runs this),
+        # not copied here, so the refcount rule (decref, release at zero) stays in intrusive_ptr
+        self.storage_.storage_impl_.reset_()
 
     # ---- NumPy view of the data (what a kernel reads and writes) -------------------------------
     def numpy_view(self) -> np.ndarray:
