@@ -17,10 +17,10 @@ from tensortrace.c10.exception import TORCH_CHECK
 from tensortrace.c10.scalar import CPP_TYPE_NAMES, numeric_limits, overflows, remember_conversion
 from tensortrace.c10.scalar_type import (
     ScalarType,
+    TypeMeta,
     isComplexType,
     isFloatingType,
     numpy_dtype,
-    when_bfloat16_loaded,
 )
 
 _REDUCED = (ScalarType.Half, ScalarType.BFloat16)
@@ -37,10 +37,11 @@ def is_reduced_floating_point(dtype: ScalarType) -> bool:
     return dtype in _REDUCED
 
 
-# float16, and bfloat16 once ml_dtypes is loaded (Note [ml_dtypes imported on the first
-# bfloat16 read] in c10/scalar_type.py)
-_SIXTEEN_BIT_FLOATS = {np.dtype(np.float16)}
-when_bfloat16_loaded(_SIXTEEN_BIT_FLOATS.add)
+_SIXTEEN_BIT_FLOATS = frozenset(
+    t.numpy
+    for t in map(TypeMeta.fromScalarType, (ScalarType.Half, ScalarType.BFloat16))
+    if t.numpy is not None
+)
 
 
 @overload

@@ -8,13 +8,17 @@ bfloat16 is stored with `ml_dtypes.bfloat16` (the same 16 bits PyTorch uses), wh
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from enum import IntEnum
 from typing import Any
 
 import numpy as np
 
 from tensortrace.c10.frozen import Frozen
+
+try:  # bfloat16 has no NumPy dtype of its own; ml_dtypes provides the real 16-bit format.
+    from ml_dtypes import bfloat16 as _np_bfloat16
+except ImportError:  # pragma: no cover - ml_dtypes is a dependency
+    _np_bfloat16 = None
 
 
 class ScalarType(IntEnum):
@@ -72,19 +76,6 @@ class TypeMeta(Frozen):
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "numpy", numpy)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TypeMeta):  # BFloat16's before its load is one too
-            return NotImplemented
-        return (self.scalar_type, self.itemsize, self.name, self.numpy) == (
-            other.scalar_type,  # type: ignore[attr-defined]
-            other.itemsize,  # type: ignore[attr-defined]
-            other.name,  # type: ignore[attr-defined]
-            other.numpy,  # type: ignore[attr-defined]
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.scalar_type, self.itemsize, self.name, self.numpy))
-
     @staticmethod
     def fromScalarType(scalar_type: ScalarType) -> TypeMeta:
         return _TYPE_METAS[scalar_type]
@@ -93,79 +84,10 @@ class TypeMeta(Frozen):
         return self.scalar_type
 
 
-class _BFloat16MetaBeforeLoad(TypeMeta):
-    """BFloat16's TypeMeta until its `numpy` is first read (Note [ml_dtypes imported on the
-    first bfloat16 read]): the read lands in __getattr__, which fills the slot and makes the
-    object a plain TypeMeta. TypeMeta itself has no __getattr__: a class with one has its
-    attribute reads take the slow path (no LOAD_ATTR specialization), on every op."""
-
-    __slots__ = ()
-
-    def __getattr__(self, name: str) -> Any:  # only for a field with no value
-        if name == "numpy":
-            dt = _load_bfloat16() if self is _BFLOAT16_META else _BFLOAT16_META.numpy
-            object.__setattr__(self, "numpy", dt)
-            object.__setattr__(self, "__class__", TypeMeta)
-            return dt
-        raise AttributeError(f"'TypeMeta' object has no attribute {name!r}")
-
-
-_BFloat16MetaBeforeLoad.__qualname__ = "TypeMeta"  # its repr, if made before the first read
-
-
-# Note [ml_dtypes imported on the first bfloat16 read]
-# bfloat16 has no NumPy dtype of its own: ml_dtypes provides the real 16-bit format, and
-# importing it costs ~27M instructions, 5% of `import tensortrace`, for a dtype few programs
-# use. So BFloat16's TypeMeta is made with its `numpy` slot empty, as a _BFloat16MetaBeforeLoad:
-# the first read of it (a bfloat16 tensor's allocation, numpy_dtype, a repr, an ==) lands in
-# its __getattr__, which imports ml_dtypes, fills the slot and makes it a plain TypeMeta; every
-# later read is the plain slot read every other dtype's is. The tables keyed by NumPy dtypes
-# (_FROM_NUMPY here, opmath's 16-bit floats) take the dtype then (when_bfloat16_loaded). A NumPy
-# bfloat16 array can only come from ml_dtypes, so scalar_type_from_numpy loads it on a miss
-# before it refuses.
-_bfloat16_waiting: list[Callable[[np.dtype], None]] | None = []
-
-
-def _load_bfloat16() -> np.dtype | None:
-    global _bfloat16_waiting
-    try:
-        from ml_dtypes import bfloat16
-    except ImportError:  # pragma: no cover - ml_dtypes is a dependency
-        dt = None
-    else:
-        dt = np.dtype(bfloat16)
-    object.__setattr__(_BFLOAT16_META, "numpy", dt)  # frozen: as its __init__ would
-    waiting, _bfloat16_waiting = _bfloat16_waiting, None
-    if dt is not None:
-        for add in waiting or ():
-            add(dt)
-    return dt
-
-
-def when_bfloat16_loaded(add: Callable[[np.dtype], None]) -> None:
-    """Call `add` with NumPy's bfloat16 dtype once it is loaded (now, if it is)."""
-    if _bfloat16_waiting is not None:
-        _bfloat16_waiting.append(add)
-    elif _BFLOAT16_META.numpy is not None:
-        add(_BFLOAT16_META.numpy)
-
-
 def _meta(st: ScalarType, name: str, np_type: type[Any] | None) -> TypeMeta:
     dt = np.dtype(np_type) if np_type is not None else None
     itemsize = dt.itemsize if dt is not None else (4 if st == ScalarType.ComplexHalf else 2)
     return TypeMeta(st, itemsize, name, dt)
-
-
-def _bfloat16_meta() -> TypeMeta:
-    """BFloat16's TypeMeta with its `numpy` slot left empty, filled on its first read."""
-    meta = object.__new__(_BFloat16MetaBeforeLoad)
-    object.__setattr__(meta, "scalar_type", ScalarType.BFloat16)
-    object.__setattr__(meta, "itemsize", 2)
-    object.__setattr__(meta, "name", "c10::BFloat16")
-    return meta
-
-
-_BFLOAT16_META = _bfloat16_meta()
 
 
 _TYPE_METAS: dict[ScalarType, TypeMeta] = {
@@ -184,7 +106,7 @@ _TYPE_METAS: dict[ScalarType, TypeMeta] = {
         ScalarType.ComplexDouble, "c10::complex<double>", np.complex128
     ),
     ScalarType.Bool: _meta(ScalarType.Bool, "bool", np.bool_),
-    ScalarType.BFloat16: _BFLOAT16_META,
+    ScalarType.BFloat16: _meta(ScalarType.BFloat16, "c10::BFloat16", _np_bfloat16),
 }
 
 _FLOATING = frozenset({ScalarType.Half, ScalarType.Float, ScalarType.Double, ScalarType.BFloat16})
@@ -250,20 +172,14 @@ def numpy_dtype(t: ScalarType) -> np.dtype:
 
 
 _FROM_NUMPY: dict[np.dtype, ScalarType] = {
-    m.numpy: st
-    for st, m in _TYPE_METAS.items()
-    if m is not _BFLOAT16_META and m.numpy is not None  # bfloat16's when it is loaded
+    m.numpy: st for st, m in _TYPE_METAS.items() if m.numpy is not None
 }
-when_bfloat16_loaded(lambda dt: _FROM_NUMPY.__setitem__(dt, ScalarType.BFloat16))
 
 
 def scalar_type_from_numpy(dt: np.dtype) -> ScalarType:
     try:
         return _FROM_NUMPY[np.dtype(dt)]
     except KeyError:
-        if _bfloat16_waiting is not None:  # an ml_dtypes array before any bfloat16 tensor
-            _load_bfloat16()
-            return scalar_type_from_numpy(dt)
         raise TypeError(
             f"can't convert np.ndarray of type numpy.{np.dtype(dt).name}. The only supported "
             "types are: float64, float32, float16, complex64, complex128, int64, int32, int16, "
