@@ -124,20 +124,7 @@ class ProfiledCPUMemoryReporter:
             return
         self.size_table[ptr] = nbytes
         self.allocated += nbytes
-        # self.stats.on_alloc(nbytes), written out: every CPU allocation runs it (the allocation
-        # Stat is also segment and active, allocated_bytes also reserved, active and requested:
-        # Note [One CPU block moves every stat alike] in memory_stats.py)
-        stats = self.stats
-        blocks = stats.allocation
-        current = blocks.current = blocks.current + 1
-        if current > blocks.peak:
-            blocks.peak = current
-        blocks.allocated += 1
-        sizes = stats.allocated_bytes
-        current = sizes.current = sizes.current + nbytes
-        if current > sizes.peak:
-            sizes.peak = current
-        sizes.allocated += nbytes
+        self.stats.on_alloc(nbytes)
         if recorder.current is not None:
             recorder.current.instant(
                 ALLOC,
@@ -157,14 +144,7 @@ class ProfiledCPUMemoryReporter:
         if nbytes == 0:
             return
         self.allocated -= nbytes
-        # self.stats.on_free(nbytes), written out: every CPU free runs it (see New)
-        stats = self.stats
-        blocks = stats.allocation
-        blocks.current -= 1
-        blocks.freed += 1
-        sizes = stats.allocated_bytes
-        sizes.current -= nbytes
-        sizes.freed += nbytes
+        self.stats.on_free(nbytes)
         if recorder.current is not None:
             recorder.current.instant(
                 FREE,
