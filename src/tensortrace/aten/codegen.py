@@ -300,6 +300,14 @@ def check_devices(args: Sequence[Any], pairs: Sequence[tuple[int, str]], method_
     check_and_update_common_device_all([(args[i], n) for i, n in pairs], method_name)
 
 
+# Note [A functional wrapper's undefined outputs]
+# A functional variant's outputs start undefined (RegisterCPU.cpp's `std::array<Tensor, N>
+# outputs_`: null pointers, nothing allocated) and set_output_raw_strided puts the tensor it
+# makes in their place. An undefined Tensor is never changed in place (its one field is the
+# shared null pointer), so the generated wrappers list the one shared UNDEFINED_TENSOR rather
+# than make a Tensor() per call (tensor_iterator_operands.py's, which OperandInfo shares too).
+
+
 class StructuredKernel(TensorIteratorBase):
     """The generated class of one structured kernel variant: its outputs and set_output."""
 

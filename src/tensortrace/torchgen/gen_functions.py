@@ -381,7 +381,7 @@ _REGISTER_IMPORTS = [
     ("tensortrace.aten.dispatcher", "KernelFunction"),
     ("tensortrace.aten.generated", "operators as ops"),
     ("tensortrace.aten.native.registry", "IMPL_FUNCTIONS, META_FUNCTIONS"),
-    ("tensortrace.aten.tensor_body", "Tensor"),
+    ("tensortrace.aten.tensor_iterator_operands", "UNDEFINED_TENSOR"),
     ("tensortrace.c10.dispatch_key", "DispatchKey"),
     ("tensortrace.trace", "traced"),
 ]
@@ -456,7 +456,8 @@ def _structured_wrappers(
     for f, kind in variants:
         wrapper = f"wrapper_{key}_{f.ident}"
         if kind == "functional":
-            outputs = "[" + ", ".join(["Tensor()"] * n_out) + "]"
+            # Note [A functional wrapper's undefined outputs] in aten/codegen.py
+            outputs = "[" + ", ".join(["UNDEFINED_TENSOR"] * n_out) + "]"
         elif kind == "inplace":
             outputs = "[args[0]]"
         else:

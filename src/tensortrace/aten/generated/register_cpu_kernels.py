@@ -12,7 +12,7 @@ from typing import Any
 
 from tensortrace.aten.codegen import StructuredKernel
 from tensortrace.aten.native.registry import IMPL_FUNCTIONS, META_FUNCTIONS
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator_operands import UNDEFINED_TENSOR
 from tensortrace.trace import traced
 
 REGISTER_CPU = "build/aten/src/ATen/RegisterCPU.cpp"
@@ -34,7 +34,7 @@ def wrapper_CPU_add_out(*args: Any) -> Any:
         legacy="CPUType::add")
 def wrapper_CPU_add_Tensor(*args: Any) -> Any:
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['add.Tensor'](op, *args[:3])
     IMPL_FUNCTIONS['ufunc_add_CPU'](op, *args[:3], *op.outputs_)
@@ -67,7 +67,7 @@ def wrapper_CPU_cat_out(*args: Any) -> Any:
         legacy="CPUType::cat")
 def wrapper_CPU_cat(*args: Any) -> Any:
     """cat(Tensor[] tensors, int dim=0) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cat'](op, *args[:2])
     IMPL_FUNCTIONS['cat_out_cpu'](op, *args[:2], *op.outputs_)
@@ -90,7 +90,7 @@ def wrapper_CPU_sub_out(*args: Any) -> Any:
         legacy="CPUType::sub")
 def wrapper_CPU_sub_Tensor(*args: Any) -> Any:
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sub.Tensor'](op, *args[:3])
     IMPL_FUNCTIONS['sub_out'](op, *args[:3], *op.outputs_)
@@ -123,7 +123,7 @@ def wrapper_CPU_mul_out(*args: Any) -> Any:
         legacy="CPUType::mul")
 def wrapper_CPU_mul_Tensor(*args: Any) -> Any:
     """mul.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mul.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['mul_out'](op, *args[:2], *op.outputs_)
@@ -156,7 +156,7 @@ def wrapper_CPU_div_out(*args: Any) -> Any:
         legacy="CPUType::div")
 def wrapper_CPU_div_Tensor(*args: Any) -> Any:
     """div.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['div.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['div_out'](op, *args[:2], *op.outputs_)
@@ -189,7 +189,7 @@ def wrapper_CPU_div_out_mode(*args: Any) -> Any:
         legacy="CPUType::div")
 def wrapper_CPU_div_Tensor_mode(*args: Any) -> Any:
     """div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
     IMPL_FUNCTIONS['div_out_mode'](op, *args[:3], *op.outputs_)
@@ -222,7 +222,7 @@ def wrapper_CPU_remainder_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::remainder")
 def wrapper_CPU_remainder_Tensor(*args: Any) -> Any:
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['remainder_out'](op, *args[:2], *op.outputs_)
@@ -255,7 +255,7 @@ def wrapper_CPU_maximum_out(*args: Any) -> Any:
         legacy="CPUType::maximum")
 def wrapper_CPU_maximum(*args: Any) -> Any:
     """maximum(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['maximum'](op, *args[:2])
     IMPL_FUNCTIONS['maximum_out'](op, *args[:2], *op.outputs_)
@@ -278,7 +278,7 @@ def wrapper_CPU_minimum_out(*args: Any) -> Any:
         legacy="CPUType::minimum")
 def wrapper_CPU_minimum(*args: Any) -> Any:
     """minimum(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['minimum'](op, *args[:2])
     IMPL_FUNCTIONS['minimum_out'](op, *args[:2], *op.outputs_)
@@ -301,7 +301,7 @@ def wrapper_CPU_eq_Scalar_out(*args: Any) -> Any:
         legacy="CPUType::eq")
 def wrapper_CPU_eq_Scalar(*args: Any) -> Any:
     """eq.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['eq.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['eq_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -334,7 +334,7 @@ def wrapper_CPU_eq_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::eq")
 def wrapper_CPU_eq_Tensor(*args: Any) -> Any:
     """eq.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['eq.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['eq_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -367,7 +367,7 @@ def wrapper_CPU_ne_Scalar_out(*args: Any) -> Any:
         legacy="CPUType::ne")
 def wrapper_CPU_ne_Scalar(*args: Any) -> Any:
     """ne.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ne.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['ne_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -400,7 +400,7 @@ def wrapper_CPU_ne_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::ne")
 def wrapper_CPU_ne_Tensor(*args: Any) -> Any:
     """ne.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ne.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['ne_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -433,7 +433,7 @@ def wrapper_CPU_lt_Scalar_out(*args: Any) -> Any:
         legacy="CPUType::lt")
 def wrapper_CPU_lt_Scalar(*args: Any) -> Any:
     """lt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lt.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['lt_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -466,7 +466,7 @@ def wrapper_CPU_lt_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::lt")
 def wrapper_CPU_lt_Tensor(*args: Any) -> Any:
     """lt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lt.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['lt_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -499,7 +499,7 @@ def wrapper_CPU_le_Scalar_out(*args: Any) -> Any:
         legacy="CPUType::le")
 def wrapper_CPU_le_Scalar(*args: Any) -> Any:
     """le.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['le.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['le_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -532,7 +532,7 @@ def wrapper_CPU_le_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::le")
 def wrapper_CPU_le_Tensor(*args: Any) -> Any:
     """le.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['le.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['le_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -565,7 +565,7 @@ def wrapper_CPU_gt_Scalar_out(*args: Any) -> Any:
         legacy="CPUType::gt")
 def wrapper_CPU_gt_Scalar(*args: Any) -> Any:
     """gt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gt.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['gt_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -598,7 +598,7 @@ def wrapper_CPU_gt_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::gt")
 def wrapper_CPU_gt_Tensor(*args: Any) -> Any:
     """gt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gt.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['gt_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -631,7 +631,7 @@ def wrapper_CPU_ge_Scalar_out(*args: Any) -> Any:
         legacy="CPUType::ge")
 def wrapper_CPU_ge_Scalar(*args: Any) -> Any:
     """ge.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ge.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['ge_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -664,7 +664,7 @@ def wrapper_CPU_ge_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::ge")
 def wrapper_CPU_ge_Tensor(*args: Any) -> Any:
     """ge.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ge.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['ge_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -697,7 +697,7 @@ def wrapper_CPU_bitwise_and_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::bitwise_and")
 def wrapper_CPU_bitwise_and_Tensor(*args: Any) -> Any:
     """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_and_out'](op, *args[:2], *op.outputs_)
@@ -730,7 +730,7 @@ def wrapper_CPU_bitwise_or_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::bitwise_or")
 def wrapper_CPU_bitwise_or_Tensor(*args: Any) -> Any:
     """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_or_out'](op, *args[:2], *op.outputs_)
@@ -763,7 +763,7 @@ def wrapper_CPU_pow_Tensor_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::pow")
 def wrapper_CPU_pow_Tensor_Tensor(*args: Any) -> Any:
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -796,7 +796,7 @@ def wrapper_CPU_pow_Scalar_out(*args: Any) -> Any:
         legacy="CPUType::pow")
 def wrapper_CPU_pow_Scalar(*args: Any) -> Any:
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['pow.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['pow_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -819,7 +819,7 @@ def wrapper_CPU_pow_Tensor_Scalar_out(*args: Any) -> Any:
         legacy="CPUType::pow")
 def wrapper_CPU_pow_Tensor_Scalar(*args: Any) -> Any:
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -852,7 +852,7 @@ def wrapper_CPU_neg_out(*args: Any) -> Any:
         legacy="CPUType::neg")
 def wrapper_CPU_neg(*args: Any) -> Any:
     """neg(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['neg'](op, *args[:1])
     IMPL_FUNCTIONS['neg_out'](op, *args[:1], *op.outputs_)
@@ -885,7 +885,7 @@ def wrapper_CPU_exp_out(*args: Any) -> Any:
         legacy="CPUType::exp")
 def wrapper_CPU_exp(*args: Any) -> Any:
     """exp(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['exp'](op, *args[:1])
     IMPL_FUNCTIONS['exp_out'](op, *args[:1], *op.outputs_)
@@ -918,7 +918,7 @@ def wrapper_CPU_log_out(*args: Any) -> Any:
         legacy="CPUType::log")
 def wrapper_CPU_log(*args: Any) -> Any:
     """log(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log'](op, *args[:1])
     IMPL_FUNCTIONS['log_out'](op, *args[:1], *op.outputs_)
@@ -951,7 +951,7 @@ def wrapper_CPU_sqrt_out(*args: Any) -> Any:
         legacy="CPUType::sqrt")
 def wrapper_CPU_sqrt(*args: Any) -> Any:
     """sqrt(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sqrt'](op, *args[:1])
     IMPL_FUNCTIONS['sqrt_out'](op, *args[:1], *op.outputs_)
@@ -984,7 +984,7 @@ def wrapper_CPU_sin_out(*args: Any) -> Any:
         legacy="CPUType::sin")
 def wrapper_CPU_sin(*args: Any) -> Any:
     """sin(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sin'](op, *args[:1])
     IMPL_FUNCTIONS['sin_out'](op, *args[:1], *op.outputs_)
@@ -1017,7 +1017,7 @@ def wrapper_CPU_cos_out(*args: Any) -> Any:
         legacy="CPUType::cos")
 def wrapper_CPU_cos(*args: Any) -> Any:
     """cos(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cos'](op, *args[:1])
     IMPL_FUNCTIONS['cos_out'](op, *args[:1], *op.outputs_)
@@ -1050,7 +1050,7 @@ def wrapper_CPU_tanh_out(*args: Any) -> Any:
         legacy="CPUType::tanh")
 def wrapper_CPU_tanh(*args: Any) -> Any:
     """tanh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['tanh'](op, *args[:1])
     IMPL_FUNCTIONS['tanh_out'](op, *args[:1], *op.outputs_)
@@ -1083,7 +1083,7 @@ def wrapper_CPU_sigmoid_out(*args: Any) -> Any:
         legacy="CPUType::sigmoid")
 def wrapper_CPU_sigmoid(*args: Any) -> Any:
     """sigmoid(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sigmoid'](op, *args[:1])
     IMPL_FUNCTIONS['sigmoid_out'](op, *args[:1], *op.outputs_)
@@ -1116,7 +1116,7 @@ def wrapper_CPU_reciprocal_out(*args: Any) -> Any:
         legacy="CPUType::reciprocal")
 def wrapper_CPU_reciprocal(*args: Any) -> Any:
     """reciprocal(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['reciprocal'](op, *args[:1])
     IMPL_FUNCTIONS['reciprocal_out'](op, *args[:1], *op.outputs_)
@@ -1149,7 +1149,7 @@ def wrapper_CPU_bitwise_not_out(*args: Any) -> Any:
         legacy="CPUType::bitwise_not")
 def wrapper_CPU_bitwise_not(*args: Any) -> Any:
     """bitwise_not(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_not'](op, *args[:1])
     IMPL_FUNCTIONS['bitwise_not_out'](op, *args[:1], *op.outputs_)
@@ -1182,7 +1182,7 @@ def wrapper_CPU_elu_out(*args: Any) -> Any:
         legacy="CPUType::elu")
 def wrapper_CPU_elu(*args: Any) -> Any:
     """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['elu'](op, *args[:4])
     IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
@@ -1215,7 +1215,7 @@ def wrapper_CPU_elu_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::elu_backward")
 def wrapper_CPU_elu_backward(*args: Any) -> Any:
     """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['elu_backward'](op, *args[:6])
     IMPL_FUNCTIONS['elu_backward_out'](op, *args[:6], *op.outputs_)
@@ -1238,7 +1238,7 @@ def wrapper_CPU_glu_out(*args: Any) -> Any:
         legacy="CPUType::glu")
 def wrapper_CPU_glu(*args: Any) -> Any:
     """glu(Tensor self, int dim=-1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['glu'](op, *args[:2])
     IMPL_FUNCTIONS['glu_out'](op, *args[:2], *op.outputs_)
@@ -1261,7 +1261,7 @@ def wrapper_CPU_leaky_relu_out(*args: Any) -> Any:
         legacy="CPUType::leaky_relu")
 def wrapper_CPU_leaky_relu(*args: Any) -> Any:
     """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['leaky_relu'](op, *args[:2])
     IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
@@ -1294,7 +1294,7 @@ def wrapper_CPU_leaky_relu_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::leaky_relu_backward")
 def wrapper_CPU_leaky_relu_backward(*args: Any) -> Any:
     """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
     IMPL_FUNCTIONS['leaky_relu_backward_out'](op, *args[:4], *op.outputs_)
@@ -1317,7 +1317,7 @@ def wrapper_CPU_softplus_out(*args: Any) -> Any:
         legacy="CPUType::softplus")
 def wrapper_CPU_softplus(*args: Any) -> Any:
     """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softplus'](op, *args[:3])
     IMPL_FUNCTIONS['softplus_out'](op, *args[:3], *op.outputs_)
@@ -1340,7 +1340,7 @@ def wrapper_CPU_softplus_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::softplus_backward")
 def wrapper_CPU_softplus_backward(*args: Any) -> Any:
     """softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softplus_backward'](op, *args[:4])
     IMPL_FUNCTIONS['softplus_backward_out'](op, *args[:4], *op.outputs_)
@@ -1363,7 +1363,7 @@ def wrapper_CPU_hardsigmoid_out(*args: Any) -> Any:
         legacy="CPUType::hardsigmoid")
 def wrapper_CPU_hardsigmoid(*args: Any) -> Any:
     """hardsigmoid(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardsigmoid'](op, *args[:1])
     IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
@@ -1396,7 +1396,7 @@ def wrapper_CPU_hardsigmoid_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::hardsigmoid_backward")
 def wrapper_CPU_hardsigmoid_backward(*args: Any) -> Any:
     """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
     IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
@@ -1419,7 +1419,7 @@ def wrapper_CPU_threshold_out(*args: Any) -> Any:
         legacy="CPUType::threshold")
 def wrapper_CPU_threshold(*args: Any) -> Any:
     """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['threshold'](op, *args[:3])
     IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
@@ -1452,7 +1452,7 @@ def wrapper_CPU_softshrink_out(*args: Any) -> Any:
         legacy="CPUType::softshrink")
 def wrapper_CPU_softshrink(*args: Any) -> Any:
     """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softshrink'](op, *args[:2])
     IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
@@ -1475,7 +1475,7 @@ def wrapper_CPU_softshrink_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::softshrink_backward")
 def wrapper_CPU_softshrink_backward(*args: Any) -> Any:
     """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softshrink_backward'](op, *args[:3])
     IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
@@ -1498,7 +1498,7 @@ def wrapper_CPU_hardshrink_out(*args: Any) -> Any:
         legacy="CPUType::hardshrink")
 def wrapper_CPU_hardshrink(*args: Any) -> Any:
     """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardshrink'](op, *args[:2])
     IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
@@ -1521,7 +1521,7 @@ def wrapper_CPU_hardshrink_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::hardshrink_backward")
 def wrapper_CPU_hardshrink_backward(*args: Any) -> Any:
     """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
     IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
@@ -1554,7 +1554,7 @@ def wrapper_CPU_gelu_(*args: Any) -> Any:
         legacy="CPUType::gelu")
 def wrapper_CPU_gelu(*args: Any) -> Any:
     """gelu(Tensor self, *, str approximate='none') -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gelu'](op, *args[:2])
     IMPL_FUNCTIONS['gelu_out_cpu'](op, *args[:2], *op.outputs_)
@@ -1577,7 +1577,7 @@ def wrapper_CPU_gelu_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::gelu_backward")
 def wrapper_CPU_gelu_backward(*args: Any) -> Any:
     """gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gelu_backward'](op, *args[:3])
     IMPL_FUNCTIONS['gelu_backward_out_cpu'](op, *args[:3], *op.outputs_)
@@ -1600,7 +1600,7 @@ def wrapper_CPU_silu_out(*args: Any) -> Any:
         legacy="CPUType::silu")
 def wrapper_CPU_silu(*args: Any) -> Any:
     """silu(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['silu'](op, *args[:1])
     IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
@@ -1633,7 +1633,7 @@ def wrapper_CPU_silu_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::silu_backward")
 def wrapper_CPU_silu_backward(*args: Any) -> Any:
     """silu_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['silu_backward'](op, *args[:2])
     IMPL_FUNCTIONS['silu_backward_out'](op, *args[:2], *op.outputs_)
@@ -1656,7 +1656,7 @@ def wrapper_CPU_mish_out(*args: Any) -> Any:
         legacy="CPUType::mish")
 def wrapper_CPU_mish(*args: Any) -> Any:
     """mish(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mish'](op, *args[:1])
     IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
@@ -1689,7 +1689,7 @@ def wrapper_CPU_clamp_out(*args: Any) -> Any:
         legacy="CPUType::clamp")
 def wrapper_CPU_clamp(*args: Any) -> Any:
     """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp'](op, *args[:3])
     IMPL_FUNCTIONS['clamp_out'](op, *args[:3], *op.outputs_)
@@ -1722,7 +1722,7 @@ def wrapper_CPU_clamp_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::clamp")
 def wrapper_CPU_clamp_Tensor(*args: Any) -> Any:
     """clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
     IMPL_FUNCTIONS['clamp_Tensor_out'](op, *args[:3], *op.outputs_)
@@ -1755,7 +1755,7 @@ def wrapper_CPU_clamp_min_out(*args: Any) -> Any:
         legacy="CPUType::clamp_min")
 def wrapper_CPU_clamp_min(*args: Any) -> Any:
     """clamp_min(Tensor self, Scalar min) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_min'](op, *args[:2])
     IMPL_FUNCTIONS['clamp_min_out'](op, *args[:2], *op.outputs_)
@@ -1788,7 +1788,7 @@ def wrapper_CPU_clamp_min_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::clamp_min")
 def wrapper_CPU_clamp_min_Tensor(*args: Any) -> Any:
     """clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -1821,7 +1821,7 @@ def wrapper_CPU_clamp_max_out(*args: Any) -> Any:
         legacy="CPUType::clamp_max")
 def wrapper_CPU_clamp_max(*args: Any) -> Any:
     """clamp_max(Tensor self, Scalar max) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_max'](op, *args[:2])
     IMPL_FUNCTIONS['clamp_max_out'](op, *args[:2], *op.outputs_)
@@ -1854,7 +1854,7 @@ def wrapper_CPU_clamp_max_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::clamp_max")
 def wrapper_CPU_clamp_max_Tensor(*args: Any) -> Any:
     """clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -1887,7 +1887,7 @@ def wrapper_CPU_index_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::index")
 def wrapper_CPU_index_Tensor(*args: Any) -> Any:
     """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['index.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['index_out'](op, *args[:2], *op.outputs_)
@@ -1910,7 +1910,7 @@ def wrapper_CPU_sum_IntList_out(*args: Any) -> Any:
         legacy="CPUType::sum")
 def wrapper_CPU_sum_dim_IntList(*args: Any) -> Any:
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
     IMPL_FUNCTIONS['sum_out'](op, *args[:4], *op.outputs_)
@@ -1933,7 +1933,7 @@ def wrapper_CPU_mean_out(*args: Any) -> Any:
         legacy="CPUType::mean")
 def wrapper_CPU_mean_dim(*args: Any) -> Any:
     """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mean.dim'](op, *args[:4])
     IMPL_FUNCTIONS['mean_out'](op, *args[:4], *op.outputs_)
@@ -1956,7 +1956,7 @@ def wrapper_CPU_renorm_out(*args: Any) -> Any:
         legacy="CPUType::renorm")
 def wrapper_CPU_renorm(*args: Any) -> Any:
     """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['renorm'](op, *args[:4])
     IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
@@ -1989,7 +1989,7 @@ def wrapper_CPU_prod_int_out(*args: Any) -> Any:
         legacy="CPUType::prod")
 def wrapper_CPU_prod_dim_int(*args: Any) -> Any:
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['prod.dim_int'](op, *args[:4])
     IMPL_FUNCTIONS['prod_out'](op, *args[:4], *op.outputs_)
@@ -2012,7 +2012,7 @@ def wrapper_CPU_max_dim_max(*args: Any) -> Any:
         legacy="CPUType::max")
 def wrapper_CPU_max_dim(*args: Any) -> Any:
     """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['max.dim'](op, *args[:3])
     IMPL_FUNCTIONS['max_out'](op, *args[:3], *op.outputs_)
@@ -2035,7 +2035,7 @@ def wrapper_CPU_min_dim_min(*args: Any) -> Any:
         legacy="CPUType::min")
 def wrapper_CPU_min_dim(*args: Any) -> Any:
     """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['min.dim'](op, *args[:3])
     IMPL_FUNCTIONS['min_out'](op, *args[:3], *op.outputs_)
@@ -2058,7 +2058,7 @@ def wrapper_CPU_argmax_out(*args: Any) -> Any:
         legacy="CPUType::argmax")
 def wrapper_CPU_argmax(*args: Any) -> Any:
     """argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['argmax'](op, *args[:3])
     IMPL_FUNCTIONS['argmax_out'](op, *args[:3], *op.outputs_)
@@ -2081,7 +2081,7 @@ def wrapper_CPU_argmin_out(*args: Any) -> Any:
         legacy="CPUType::argmin")
 def wrapper_CPU_argmin(*args: Any) -> Any:
     """argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['argmin'](op, *args[:3])
     IMPL_FUNCTIONS['argmin_out'](op, *args[:3], *op.outputs_)
@@ -2104,7 +2104,7 @@ def wrapper_CPU_cumsum_out(*args: Any) -> Any:
         legacy="CPUType::cumsum")
 def wrapper_CPU_cumsum(*args: Any) -> Any:
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cumsum'](op, *args[:3])
     IMPL_FUNCTIONS['cumsum_out'](op, *args[:3], *op.outputs_)
@@ -2137,7 +2137,7 @@ def wrapper_CPU_all_all_out(*args: Any) -> Any:
         legacy="CPUType::all")
 def wrapper_CPU_all(*args: Any) -> Any:
     """all(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['all'](op, *args[:1])
     IMPL_FUNCTIONS['all_all_out'](op, *args[:1], *op.outputs_)
@@ -2160,7 +2160,7 @@ def wrapper_CPU_all_dims_out(*args: Any) -> Any:
         legacy="CPUType::all")
 def wrapper_CPU_all_dims(*args: Any) -> Any:
     """all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['all.dims'](op, *args[:3])
     IMPL_FUNCTIONS['all_dims_out'](op, *args[:3], *op.outputs_)
@@ -2183,7 +2183,7 @@ def wrapper_CPU_all_out(*args: Any) -> Any:
         legacy="CPUType::all")
 def wrapper_CPU_all_dim(*args: Any) -> Any:
     """all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['all.dim'](op, *args[:3])
     IMPL_FUNCTIONS['all_out'](op, *args[:3], *op.outputs_)
@@ -2206,7 +2206,7 @@ def wrapper_CPU_any_all_out(*args: Any) -> Any:
         legacy="CPUType::any")
 def wrapper_CPU_any(*args: Any) -> Any:
     """any(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['any'](op, *args[:1])
     IMPL_FUNCTIONS['any_all_out'](op, *args[:1], *op.outputs_)
@@ -2229,7 +2229,7 @@ def wrapper_CPU_any_dims_out(*args: Any) -> Any:
         legacy="CPUType::any")
 def wrapper_CPU_any_dims(*args: Any) -> Any:
     """any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['any.dims'](op, *args[:3])
     IMPL_FUNCTIONS['any_dims_out'](op, *args[:3], *op.outputs_)
@@ -2252,7 +2252,7 @@ def wrapper_CPU_any_out(*args: Any) -> Any:
         legacy="CPUType::any")
 def wrapper_CPU_any_dim(*args: Any) -> Any:
     """any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['any.dim'](op, *args[:3])
     IMPL_FUNCTIONS['any_out'](op, *args[:3], *op.outputs_)
@@ -2275,7 +2275,7 @@ def wrapper_CPU_mm_out(*args: Any) -> Any:
         legacy="CPUType::mm")
 def wrapper_CPU_mm(*args: Any) -> Any:
     """mm(Tensor self, Tensor mat2) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mm'](op, *args[:2])
     IMPL_FUNCTIONS['mm_out_cpu'](op, *args[:2], *op.outputs_)
@@ -2298,7 +2298,7 @@ def wrapper_CPU_bmm_out(*args: Any) -> Any:
         legacy="CPUType::bmm")
 def wrapper_CPU_bmm(*args: Any) -> Any:
     """bmm(Tensor self, Tensor mat2) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bmm'](op, *args[:2])
     IMPL_FUNCTIONS['bmm_out_cpu'](op, *args[:2], *op.outputs_)
@@ -2321,7 +2321,7 @@ def wrapper_CPU_baddbmm_out(*args: Any) -> Any:
         legacy="CPUType::baddbmm")
 def wrapper_CPU_baddbmm(*args: Any) -> Any:
     """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['baddbmm'](op, *args[:5])
     IMPL_FUNCTIONS['baddbmm_out_cpu'](op, *args[:5], *op.outputs_)
@@ -2354,7 +2354,7 @@ def wrapper_CPU_addmm_out(*args: Any) -> Any:
         legacy="CPUType::addmm")
 def wrapper_CPU_addmm(*args: Any) -> Any:
     """addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addmm'](op, *args[:5])
     IMPL_FUNCTIONS['addmm_out_cpu'](op, *args[:5], *op.outputs_)
@@ -2387,7 +2387,7 @@ def wrapper_CPU_addmv_out(*args: Any) -> Any:
         legacy="CPUType::addmv")
 def wrapper_CPU_addmv(*args: Any) -> Any:
     """addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addmv'](op, *args[:5])
     IMPL_FUNCTIONS['addmv_out_cpu'](op, *args[:5], *op.outputs_)
@@ -2420,7 +2420,7 @@ def wrapper_CPU_linalg_vector_norm_out(*args: Any) -> Any:
         legacy="CPUType::linalg_vector_norm")
 def wrapper_CPU_linalg_vector_norm(*args: Any) -> Any:
     """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
     IMPL_FUNCTIONS['linalg_vector_norm_out'](op, *args[:5], *op.outputs_)
@@ -2443,7 +2443,7 @@ def wrapper_CPU_linalg_inv_ex_inverse(*args: Any) -> Any:
         legacy="CPUType::linalg_inv_ex")
 def wrapper_CPU_linalg_inv_ex(*args: Any) -> Any:
     """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
     IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
@@ -2466,7 +2466,7 @@ def wrapper_CPU__linalg_solve_ex_result(*args: Any) -> Any:
         legacy="CPUType::_linalg_solve_ex")
 def wrapper_CPU__linalg_solve_ex(*args: Any) -> Any:
     """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
     IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
@@ -2489,7 +2489,7 @@ def wrapper_CPU_linalg_qr_out(*args: Any) -> Any:
         legacy="CPUType::linalg_qr")
 def wrapper_CPU_linalg_qr(*args: Any) -> Any:
     """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_qr'](op, *args[:2])
     IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
@@ -2512,7 +2512,7 @@ def wrapper_CPU__linalg_eigh_eigenvalues(*args: Any) -> Any:
         legacy="CPUType::_linalg_eigh")
 def wrapper_CPU__linalg_eigh(*args: Any) -> Any:
     """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
     IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
@@ -2535,7 +2535,7 @@ def wrapper_CPU__linalg_svd_U(*args: Any) -> Any:
         legacy="CPUType::_linalg_svd")
 def wrapper_CPU__linalg_svd(*args: Any) -> Any:
     """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_svd'](op, *args[:4])
     IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
@@ -2558,7 +2558,7 @@ def wrapper_CPU_linalg_cholesky_ex_L(*args: Any) -> Any:
         legacy="CPUType::linalg_cholesky_ex")
 def wrapper_CPU_linalg_cholesky_ex(*args: Any) -> Any:
     """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
     IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
@@ -2581,7 +2581,7 @@ def wrapper_CPU_triangular_solve_X(*args: Any) -> Any:
         legacy="CPUType::triangular_solve")
 def wrapper_CPU_triangular_solve(*args: Any) -> Any:
     """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['triangular_solve'](op, *args[:5])
     IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
@@ -2604,7 +2604,7 @@ def wrapper_CPU_linalg_lu_factor_ex_out(*args: Any) -> Any:
         legacy="CPUType::linalg_lu_factor_ex")
 def wrapper_CPU_linalg_lu_factor_ex(*args: Any) -> Any:
     """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
     IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
@@ -2627,7 +2627,7 @@ def wrapper_CPU_linalg_lu_out(*args: Any) -> Any:
         legacy="CPUType::linalg_lu")
 def wrapper_CPU_linalg_lu(*args: Any) -> Any:
     """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_lu'](op, *args[:2])
     IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
@@ -2650,7 +2650,7 @@ def wrapper_CPU_linalg_lu_solve_out(*args: Any) -> Any:
         legacy="CPUType::linalg_lu_solve")
 def wrapper_CPU_linalg_lu_solve(*args: Any) -> Any:
     """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
     IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
@@ -2673,7 +2673,7 @@ def wrapper_CPU_lu_unpack_out(*args: Any) -> Any:
         legacy="CPUType::lu_unpack")
 def wrapper_CPU_lu_unpack(*args: Any) -> Any:
     """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lu_unpack'](op, *args[:4])
     IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
@@ -2696,7 +2696,7 @@ def wrapper_CPU__linalg_det_result(*args: Any) -> Any:
         legacy="CPUType::_linalg_det")
 def wrapper_CPU__linalg_det(*args: Any) -> Any:
     """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_det'](op, *args[:1])
     IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
@@ -2719,7 +2719,7 @@ def wrapper_CPU__linalg_slogdet_sign(*args: Any) -> Any:
         legacy="CPUType::_linalg_slogdet")
 def wrapper_CPU__linalg_slogdet(*args: Any) -> Any:
     """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
     IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
@@ -2742,7 +2742,7 @@ def wrapper_CPU_amax_out(*args: Any) -> Any:
         legacy="CPUType::amax")
 def wrapper_CPU_amax(*args: Any) -> Any:
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['amax'](op, *args[:3])
     IMPL_FUNCTIONS['amax_out'](op, *args[:3], *op.outputs_)
@@ -2765,7 +2765,7 @@ def wrapper_CPU_amin_out(*args: Any) -> Any:
         legacy="CPUType::amin")
 def wrapper_CPU_amin(*args: Any) -> Any:
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['amin'](op, *args[:3])
     IMPL_FUNCTIONS['amin_out'](op, *args[:3], *op.outputs_)
@@ -2788,7 +2788,7 @@ def wrapper_CPU_aminmax_out(*args: Any) -> Any:
         legacy="CPUType::aminmax")
 def wrapper_CPU_aminmax(*args: Any) -> Any:
     """aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['aminmax'](op, *args[:3])
     IMPL_FUNCTIONS['aminmax_out'](op, *args[:3], *op.outputs_)
@@ -2811,7 +2811,7 @@ def wrapper_CPU_log1p_out(*args: Any) -> Any:
         legacy="CPUType::log1p")
 def wrapper_CPU_log1p(*args: Any) -> Any:
     """log1p(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log1p'](op, *args[:1])
     IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
@@ -2844,7 +2844,7 @@ def wrapper_CPU_expm1_out(*args: Any) -> Any:
         legacy="CPUType::expm1")
 def wrapper_CPU_expm1(*args: Any) -> Any:
     """expm1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['expm1'](op, *args[:1])
     IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
@@ -2877,7 +2877,7 @@ def wrapper_CPU_asin_out(*args: Any) -> Any:
         legacy="CPUType::asin")
 def wrapper_CPU_asin(*args: Any) -> Any:
     """asin(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['asin'](op, *args[:1])
     IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
@@ -2910,7 +2910,7 @@ def wrapper_CPU_acos_out(*args: Any) -> Any:
         legacy="CPUType::acos")
 def wrapper_CPU_acos(*args: Any) -> Any:
     """acos(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['acos'](op, *args[:1])
     IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
@@ -2943,7 +2943,7 @@ def wrapper_CPU_atan_out(*args: Any) -> Any:
         legacy="CPUType::atan")
 def wrapper_CPU_atan(*args: Any) -> Any:
     """atan(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['atan'](op, *args[:1])
     IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
@@ -2976,7 +2976,7 @@ def wrapper_CPU_sinh_out(*args: Any) -> Any:
         legacy="CPUType::sinh")
 def wrapper_CPU_sinh(*args: Any) -> Any:
     """sinh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sinh'](op, *args[:1])
     IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
@@ -3009,7 +3009,7 @@ def wrapper_CPU_cosh_out(*args: Any) -> Any:
         legacy="CPUType::cosh")
 def wrapper_CPU_cosh(*args: Any) -> Any:
     """cosh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cosh'](op, *args[:1])
     IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
@@ -3042,7 +3042,7 @@ def wrapper_CPU_asinh_out(*args: Any) -> Any:
         legacy="CPUType::asinh")
 def wrapper_CPU_asinh(*args: Any) -> Any:
     """asinh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['asinh'](op, *args[:1])
     IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
@@ -3075,7 +3075,7 @@ def wrapper_CPU_acosh_out(*args: Any) -> Any:
         legacy="CPUType::acosh")
 def wrapper_CPU_acosh(*args: Any) -> Any:
     """acosh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['acosh'](op, *args[:1])
     IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
@@ -3108,7 +3108,7 @@ def wrapper_CPU_atanh_out(*args: Any) -> Any:
         legacy="CPUType::atanh")
 def wrapper_CPU_atanh(*args: Any) -> Any:
     """atanh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['atanh'](op, *args[:1])
     IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
@@ -3141,7 +3141,7 @@ def wrapper_CPU_frac_out(*args: Any) -> Any:
         legacy="CPUType::frac")
 def wrapper_CPU_frac(*args: Any) -> Any:
     """frac(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['frac'](op, *args[:1])
     IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
@@ -3174,7 +3174,7 @@ def wrapper_CPU__softmax_out(*args: Any) -> Any:
         legacy="CPUType::_softmax")
 def wrapper_CPU__softmax(*args: Any) -> Any:
     """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_softmax'](op, *args[:3])
     IMPL_FUNCTIONS['softmax_cpu_out'](op, *args[:3], *op.outputs_)
@@ -3197,7 +3197,7 @@ def wrapper_CPU__log_softmax_out(*args: Any) -> Any:
         legacy="CPUType::_log_softmax")
 def wrapper_CPU__log_softmax(*args: Any) -> Any:
     """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_log_softmax'](op, *args[:3])
     IMPL_FUNCTIONS['log_softmax_cpu_out'](op, *args[:3], *op.outputs_)
@@ -3220,7 +3220,7 @@ def wrapper_CPU__softmax_backward_data_out(*args: Any) -> Any:
         legacy="CPUType::_softmax_backward_data")
 def wrapper_CPU__softmax_backward_data(*args: Any) -> Any:
     """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
     IMPL_FUNCTIONS['softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
@@ -3243,7 +3243,7 @@ def wrapper_CPU__log_softmax_backward_data_out(*args: Any) -> Any:
         legacy="CPUType::_log_softmax_backward_data")
 def wrapper_CPU__log_softmax_backward_data(*args: Any) -> Any:
     """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
     IMPL_FUNCTIONS['log_softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
@@ -3266,7 +3266,7 @@ def wrapper_CPU_nll_loss_forward_output(*args: Any) -> Any:
         legacy="CPUType::nll_loss_forward")
 def wrapper_CPU_nll_loss_forward(*args: Any) -> Any:
     """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
     IMPL_FUNCTIONS['nll_loss_forward_out_cpu'](op, *args[:5], *op.outputs_)
@@ -3289,7 +3289,7 @@ def wrapper_CPU_nll_loss_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::nll_loss_backward")
 def wrapper_CPU_nll_loss_backward(*args: Any) -> Any:
     """nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
     IMPL_FUNCTIONS['nll_loss_backward_out_cpu'](op, *args[:7], *op.outputs_)
@@ -3312,7 +3312,7 @@ def wrapper_CPU_mse_loss_out(*args: Any) -> Any:
         legacy="CPUType::mse_loss")
 def wrapper_CPU_mse_loss(*args: Any) -> Any:
     """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mse_loss'](op, *args[:3])
     IMPL_FUNCTIONS['mse_loss_out'](op, *args[:3], *op.outputs_)
@@ -3335,7 +3335,7 @@ def wrapper_CPU_smooth_l1_loss_out(*args: Any) -> Any:
         legacy="CPUType::smooth_l1_loss")
 def wrapper_CPU_smooth_l1_loss(*args: Any) -> Any:
     """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
     IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
@@ -3358,7 +3358,7 @@ def wrapper_CPU_addcmul_out(*args: Any) -> Any:
         legacy="CPUType::addcmul")
 def wrapper_CPU_addcmul(*args: Any) -> Any:
     """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addcmul'](op, *args[:4])
     IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
@@ -3391,7 +3391,7 @@ def wrapper_CPU_addcdiv_out(*args: Any) -> Any:
         legacy="CPUType::addcdiv")
 def wrapper_CPU_addcdiv(*args: Any) -> Any:
     """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addcdiv'](op, *args[:4])
     IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
@@ -3424,7 +3424,7 @@ def wrapper_CPU_lerp_Scalar_out(*args: Any) -> Any:
         legacy="CPUType::lerp")
 def wrapper_CPU_lerp_Scalar(*args: Any) -> Any:
     """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
     IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
@@ -3457,7 +3457,7 @@ def wrapper_CPU_lerp_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::lerp")
 def wrapper_CPU_lerp_Tensor(*args: Any) -> Any:
     """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
     IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
@@ -3490,7 +3490,7 @@ def wrapper_CPU_bitwise_xor_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::bitwise_xor")
 def wrapper_CPU_bitwise_xor_Tensor(*args: Any) -> Any:
     """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
@@ -3523,7 +3523,7 @@ def wrapper_CPU_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::bitwise_left_shift")
 def wrapper_CPU_bitwise_left_shift_Tensor(*args: Any) -> Any:
     """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
@@ -3556,7 +3556,7 @@ def wrapper_CPU_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::bitwise_right_shift")
 def wrapper_CPU_bitwise_right_shift_Tensor(*args: Any) -> Any:
     """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
@@ -3589,7 +3589,7 @@ def wrapper_CPU_hypot_out(*args: Any) -> Any:
         legacy="CPUType::hypot")
 def wrapper_CPU_hypot(*args: Any) -> Any:
     """hypot(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hypot'](op, *args[:2])
     IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
@@ -3622,7 +3622,7 @@ def wrapper_CPU_sgn_out(*args: Any) -> Any:
         legacy="CPUType::sgn")
 def wrapper_CPU_sgn(*args: Any) -> Any:
     """sgn(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sgn'](op, *args[:1])
     IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
@@ -3655,7 +3655,7 @@ def wrapper_CPU_sign_out(*args: Any) -> Any:
         legacy="CPUType::sign")
 def wrapper_CPU_sign(*args: Any) -> Any:
     """sign(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sign'](op, *args[:1])
     IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
@@ -3688,7 +3688,7 @@ def wrapper_CPU_sigmoid_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::sigmoid_backward")
 def wrapper_CPU_sigmoid_backward(*args: Any) -> Any:
     """sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
     IMPL_FUNCTIONS['sigmoid_backward_out'](op, *args[:2], *op.outputs_)
@@ -3711,7 +3711,7 @@ def wrapper_CPU_tanh_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::tanh_backward")
 def wrapper_CPU_tanh_backward(*args: Any) -> Any:
     """tanh_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['tanh_backward'](op, *args[:2])
     IMPL_FUNCTIONS['tanh_backward_out'](op, *args[:2], *op.outputs_)
@@ -3734,7 +3734,7 @@ def wrapper_CPU_threshold_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::threshold_backward")
 def wrapper_CPU_threshold_backward(*args: Any) -> Any:
     """threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['threshold_backward'](op, *args[:3])
     IMPL_FUNCTIONS['threshold_backward_out'](op, *args[:3], *op.outputs_)
@@ -3757,7 +3757,7 @@ def wrapper_CPU_slow_conv_transpose2d_out(*args: Any) -> Any:
         legacy="CPUType::slow_conv_transpose2d")
 def wrapper_CPU_slow_conv_transpose2d(*args: Any) -> Any:
     """slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
     IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cpu'](op, *args[:8], *op.outputs_)
@@ -3780,7 +3780,7 @@ def wrapper_CPU_adaptive_max_pool2d_out(*args: Any) -> Any:
         legacy="CPUType::adaptive_max_pool2d")
 def wrapper_CPU_adaptive_max_pool2d(*args: Any) -> Any:
     """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
     IMPL_FUNCTIONS['adaptive_max_pool2d_out_cpu'](op, *args[:2], *op.outputs_)
@@ -3803,7 +3803,7 @@ def wrapper_CPU_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::adaptive_max_pool2d_backward")
 def wrapper_CPU_adaptive_max_pool2d_backward(*args: Any) -> Any:
     """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
     IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cpu'](op, *args[:3], *op.outputs_)
@@ -3826,7 +3826,7 @@ def wrapper_CPU_adaptive_max_pool3d_out(*args: Any) -> Any:
         legacy="CPUType::adaptive_max_pool3d")
 def wrapper_CPU_adaptive_max_pool3d(*args: Any) -> Any:
     """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
     IMPL_FUNCTIONS['adaptive_max_pool3d_out_cpu'](op, *args[:2], *op.outputs_)
@@ -3849,7 +3849,7 @@ def wrapper_CPU_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::adaptive_max_pool3d_backward")
 def wrapper_CPU_adaptive_max_pool3d_backward(*args: Any) -> Any:
     """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
     IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cpu'](op, *args[:3], *op.outputs_)
@@ -3872,7 +3872,7 @@ def wrapper_CPU_upsample_linear1d_out(*args: Any) -> Any:
         legacy="CPUType::upsample_linear1d")
 def wrapper_CPU_upsample_linear1d(*args: Any) -> Any:
     """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
     IMPL_FUNCTIONS['upsample_linear1d_out_cpu'](op, *args[:4], *op.outputs_)
@@ -3895,7 +3895,7 @@ def wrapper_CPU_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::upsample_linear1d_backward")
 def wrapper_CPU_upsample_linear1d_backward(*args: Any) -> Any:
     """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_linear1d_backward_out_cpu'](op, *args[:5], *op.outputs_)
@@ -3918,7 +3918,7 @@ def wrapper_CPU_upsample_bilinear2d_out(*args: Any) -> Any:
         legacy="CPUType::upsample_bilinear2d")
 def wrapper_CPU_upsample_bilinear2d(*args: Any) -> Any:
     """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_bilinear2d_out_cpu'](op, *args[:5], *op.outputs_)
@@ -3941,7 +3941,7 @@ def wrapper_CPU_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::upsample_bilinear2d_backward")
 def wrapper_CPU_upsample_bilinear2d_backward(*args: Any) -> Any:
     """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
     IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
@@ -3964,7 +3964,7 @@ def wrapper_CPU_upsample_bicubic2d_out(*args: Any) -> Any:
         legacy="CPUType::upsample_bicubic2d")
 def wrapper_CPU_upsample_bicubic2d(*args: Any) -> Any:
     """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_bicubic2d_out_cpu'](op, *args[:5], *op.outputs_)
@@ -3987,7 +3987,7 @@ def wrapper_CPU_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::upsample_bicubic2d_backward")
 def wrapper_CPU_upsample_bicubic2d_backward(*args: Any) -> Any:
     """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
     IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
@@ -4010,7 +4010,7 @@ def wrapper_CPU__upsample_bilinear2d_aa_out(*args: Any) -> Any:
         legacy="CPUType::_upsample_bilinear2d_aa")
 def wrapper_CPU__upsample_bilinear2d_aa(*args: Any) -> Any:
     """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
     IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
@@ -4033,7 +4033,7 @@ def wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::_upsample_bilinear2d_aa_backward")
 def wrapper_CPU__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
     """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
     IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
@@ -4056,7 +4056,7 @@ def wrapper_CPU__upsample_bicubic2d_aa_out(*args: Any) -> Any:
         legacy="CPUType::_upsample_bicubic2d_aa")
 def wrapper_CPU__upsample_bicubic2d_aa(*args: Any) -> Any:
     """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
     IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
@@ -4079,7 +4079,7 @@ def wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::_upsample_bicubic2d_aa_backward")
 def wrapper_CPU__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
     """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
     IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
@@ -4102,7 +4102,7 @@ def wrapper_CPU_upsample_trilinear3d_out(*args: Any) -> Any:
         legacy="CPUType::upsample_trilinear3d")
 def wrapper_CPU_upsample_trilinear3d(*args: Any) -> Any:
     """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
     IMPL_FUNCTIONS['upsample_trilinear3d_out_cpu'](op, *args[:6], *op.outputs_)
@@ -4125,7 +4125,7 @@ def wrapper_CPU_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::upsample_trilinear3d_backward")
 def wrapper_CPU_upsample_trilinear3d_backward(*args: Any) -> Any:
     """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
     IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cpu'](op, *args[:7], *op.outputs_)
@@ -4148,7 +4148,7 @@ def wrapper_CPU_upsample_nearest1d_out(*args: Any) -> Any:
         legacy="CPUType::upsample_nearest1d")
 def wrapper_CPU_upsample_nearest1d(*args: Any) -> Any:
     """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
     IMPL_FUNCTIONS['upsample_nearest1d_out_cpu'](op, *args[:3], *op.outputs_)
@@ -4171,7 +4171,7 @@ def wrapper_CPU_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::upsample_nearest1d_backward")
 def wrapper_CPU_upsample_nearest1d_backward(*args: Any) -> Any:
     """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
     IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
@@ -4194,7 +4194,7 @@ def wrapper_CPU_upsample_nearest2d_out(*args: Any) -> Any:
         legacy="CPUType::upsample_nearest2d")
 def wrapper_CPU_upsample_nearest2d(*args: Any) -> Any:
     """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
     IMPL_FUNCTIONS['upsample_nearest2d_out_cpu'](op, *args[:4], *op.outputs_)
@@ -4217,7 +4217,7 @@ def wrapper_CPU_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::upsample_nearest2d_backward")
 def wrapper_CPU_upsample_nearest2d_backward(*args: Any) -> Any:
     """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
@@ -4240,7 +4240,7 @@ def wrapper_CPU_upsample_nearest3d_out(*args: Any) -> Any:
         legacy="CPUType::upsample_nearest3d")
 def wrapper_CPU_upsample_nearest3d(*args: Any) -> Any:
     """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_nearest3d_out_cpu'](op, *args[:5], *op.outputs_)
@@ -4263,7 +4263,7 @@ def wrapper_CPU_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
         legacy="CPUType::upsample_nearest3d_backward")
 def wrapper_CPU_upsample_nearest3d_backward(*args: Any) -> Any:
     """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
     IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
@@ -4286,7 +4286,7 @@ def wrapper_CPU__upsample_nearest_exact1d_out(*args: Any) -> Any:
         legacy="CPUType::_upsample_nearest_exact1d")
 def wrapper_CPU__upsample_nearest_exact1d(*args: Any) -> Any:
     """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
     IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cpu'](op, *args[:3], *op.outputs_)
@@ -4309,7 +4309,7 @@ def wrapper_CPU__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> Any
         legacy="CPUType::_upsample_nearest_exact1d_backward")
 def wrapper_CPU__upsample_nearest_exact1d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
     IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
@@ -4332,7 +4332,7 @@ def wrapper_CPU__upsample_nearest_exact2d_out(*args: Any) -> Any:
         legacy="CPUType::_upsample_nearest_exact2d")
 def wrapper_CPU__upsample_nearest_exact2d(*args: Any) -> Any:
     """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
     IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cpu'](op, *args[:4], *op.outputs_)
@@ -4355,7 +4355,7 @@ def wrapper_CPU__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> Any
         legacy="CPUType::_upsample_nearest_exact2d_backward")
 def wrapper_CPU__upsample_nearest_exact2d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
     IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
@@ -4378,7 +4378,7 @@ def wrapper_CPU__upsample_nearest_exact3d_out(*args: Any) -> Any:
         legacy="CPUType::_upsample_nearest_exact3d")
 def wrapper_CPU__upsample_nearest_exact3d(*args: Any) -> Any:
     """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
     IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cpu'](op, *args[:5], *op.outputs_)
@@ -4401,7 +4401,7 @@ def wrapper_CPU__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> Any
         legacy="CPUType::_upsample_nearest_exact3d_backward")
 def wrapper_CPU__upsample_nearest_exact3d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
     IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
@@ -4424,7 +4424,7 @@ def wrapper_CPU_ceil_out(*args: Any) -> Any:
         legacy="CPUType::ceil")
 def wrapper_CPU_ceil(*args: Any) -> Any:
     """ceil(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ceil'](op, *args[:1])
     IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
@@ -4457,7 +4457,7 @@ def wrapper_CPU_erf_out(*args: Any) -> Any:
         legacy="CPUType::erf")
 def wrapper_CPU_erf(*args: Any) -> Any:
     """erf(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['erf'](op, *args[:1])
     IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
@@ -4490,7 +4490,7 @@ def wrapper_CPU_erfc_out(*args: Any) -> Any:
         legacy="CPUType::erfc")
 def wrapper_CPU_erfc(*args: Any) -> Any:
     """erfc(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['erfc'](op, *args[:1])
     IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
@@ -4523,7 +4523,7 @@ def wrapper_CPU_exp2_out(*args: Any) -> Any:
         legacy="CPUType::exp2")
 def wrapper_CPU_exp2(*args: Any) -> Any:
     """exp2(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['exp2'](op, *args[:1])
     IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
@@ -4556,7 +4556,7 @@ def wrapper_CPU_floor_out(*args: Any) -> Any:
         legacy="CPUType::floor")
 def wrapper_CPU_floor(*args: Any) -> Any:
     """floor(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['floor'](op, *args[:1])
     IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
@@ -4589,7 +4589,7 @@ def wrapper_CPU_log10_out(*args: Any) -> Any:
         legacy="CPUType::log10")
 def wrapper_CPU_log10(*args: Any) -> Any:
     """log10(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log10'](op, *args[:1])
     IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
@@ -4622,7 +4622,7 @@ def wrapper_CPU_log2_out(*args: Any) -> Any:
         legacy="CPUType::log2")
 def wrapper_CPU_log2(*args: Any) -> Any:
     """log2(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log2'](op, *args[:1])
     IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
@@ -4655,7 +4655,7 @@ def wrapper_CPU_round_out(*args: Any) -> Any:
         legacy="CPUType::round")
 def wrapper_CPU_round(*args: Any) -> Any:
     """round(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['round'](op, *args[:1])
     IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
@@ -4688,7 +4688,7 @@ def wrapper_CPU_round_decimals_out(*args: Any) -> Any:
         legacy="CPUType::round")
 def wrapper_CPU_round_decimals(*args: Any) -> Any:
     """round.decimals(Tensor self, *, int decimals) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['round.decimals'](op, *args[:2])
     IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
@@ -4721,7 +4721,7 @@ def wrapper_CPU_rsqrt_out(*args: Any) -> Any:
         legacy="CPUType::rsqrt")
 def wrapper_CPU_rsqrt(*args: Any) -> Any:
     """rsqrt(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['rsqrt'](op, *args[:1])
     IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
@@ -4754,7 +4754,7 @@ def wrapper_CPU_sinc_out(*args: Any) -> Any:
         legacy="CPUType::sinc")
 def wrapper_CPU_sinc(*args: Any) -> Any:
     """sinc(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sinc'](op, *args[:1])
     IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
@@ -4787,7 +4787,7 @@ def wrapper_CPU_tan_out(*args: Any) -> Any:
         legacy="CPUType::tan")
 def wrapper_CPU_tan(*args: Any) -> Any:
     """tan(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['tan'](op, *args[:1])
     IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
@@ -4820,7 +4820,7 @@ def wrapper_CPU_trunc_out(*args: Any) -> Any:
         legacy="CPUType::trunc")
 def wrapper_CPU_trunc(*args: Any) -> Any:
     """trunc(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['trunc'](op, *args[:1])
     IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
@@ -4853,7 +4853,7 @@ def wrapper_CPU_signbit_out(*args: Any) -> Any:
         legacy="CPUType::signbit")
 def wrapper_CPU_signbit(*args: Any) -> Any:
     """signbit(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['signbit'](op, *args[:1])
     IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
@@ -4876,7 +4876,7 @@ def wrapper_CPU_copysign_out(*args: Any) -> Any:
         legacy="CPUType::copysign")
 def wrapper_CPU_copysign_Tensor(*args: Any) -> Any:
     """copysign.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
@@ -4909,7 +4909,7 @@ def wrapper_CPU_logaddexp_out(*args: Any) -> Any:
         legacy="CPUType::logaddexp")
 def wrapper_CPU_logaddexp(*args: Any) -> Any:
     """logaddexp(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['logaddexp'](op, *args[:2])
     IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
@@ -4932,7 +4932,7 @@ def wrapper_CPU_xlogy_OutTensor(*args: Any) -> Any:
         legacy="CPUType::xlogy")
 def wrapper_CPU_xlogy_Tensor(*args: Any) -> Any:
     """xlogy.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
@@ -4965,7 +4965,7 @@ def wrapper_CPU_heaviside_out(*args: Any) -> Any:
         legacy="CPUType::heaviside")
 def wrapper_CPU_heaviside(*args: Any) -> Any:
     """heaviside(Tensor self, Tensor values) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['heaviside'](op, *args[:2])
     IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
@@ -5008,7 +5008,7 @@ def wrapper_CPU_atan2_(*args: Any) -> Any:
         legacy="CPUType::atan2")
 def wrapper_CPU_atan2(*args: Any) -> Any:
     """atan2(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['atan2'](op, *args[:2])
     IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
@@ -5031,7 +5031,7 @@ def wrapper_CPU_fmod_Tensor_out(*args: Any) -> Any:
         legacy="CPUType::fmod")
 def wrapper_CPU_fmod_Tensor(*args: Any) -> Any:
     """fmod.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
@@ -5064,7 +5064,7 @@ def wrapper_CPU_fmin_out(*args: Any) -> Any:
         legacy="CPUType::fmin")
 def wrapper_CPU_fmin(*args: Any) -> Any:
     """fmin(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['fmin'](op, *args[:2])
     IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
@@ -5087,7 +5087,7 @@ def wrapper_CPU_fmax_out(*args: Any) -> Any:
         legacy="CPUType::fmax")
 def wrapper_CPU_fmax(*args: Any) -> Any:
     """fmax(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['fmax'](op, *args[:2])
     IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
@@ -5110,7 +5110,7 @@ def wrapper_CPU_isposinf_out(*args: Any) -> Any:
         legacy="CPUType::isposinf")
 def wrapper_CPU_isposinf(*args: Any) -> Any:
     """isposinf(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['isposinf'](op, *args[:1])
     IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
@@ -5133,7 +5133,7 @@ def wrapper_CPU_isneginf_out(*args: Any) -> Any:
         legacy="CPUType::isneginf")
 def wrapper_CPU_isneginf(*args: Any) -> Any:
     """isneginf(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['isneginf'](op, *args[:1])
     IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
@@ -5156,7 +5156,7 @@ def wrapper_CPU_lgamma_out(*args: Any) -> Any:
         legacy="CPUType::lgamma")
 def wrapper_CPU_lgamma(*args: Any) -> Any:
     """lgamma(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lgamma'](op, *args[:1])
     IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
@@ -5189,7 +5189,7 @@ def wrapper_CPU_digamma_out(*args: Any) -> Any:
         legacy="CPUType::digamma")
 def wrapper_CPU_digamma(*args: Any) -> Any:
     """digamma(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['digamma'](op, *args[:1])
     IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
@@ -5222,7 +5222,7 @@ def wrapper_CPU_erfinv_out(*args: Any) -> Any:
         legacy="CPUType::erfinv")
 def wrapper_CPU_erfinv(*args: Any) -> Any:
     """erfinv(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['erfinv'](op, *args[:1])
     IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
@@ -5255,7 +5255,7 @@ def wrapper_CPU_i0_out(*args: Any) -> Any:
         legacy="CPUType::i0")
 def wrapper_CPU_i0(*args: Any) -> Any:
     """i0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['i0'](op, *args[:1])
     IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
@@ -5288,7 +5288,7 @@ def wrapper_CPU_polygamma_out(*args: Any) -> Any:
         legacy="CPUType::polygamma")
 def wrapper_CPU_polygamma(*args: Any) -> Any:
     """polygamma(int n, Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['polygamma'](op, *args[:2])
     IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
@@ -5311,7 +5311,7 @@ def wrapper_CPU_special_entr_out(*args: Any) -> Any:
         legacy="CPUType::special_entr")
 def wrapper_CPU_special_entr(*args: Any) -> Any:
     """special_entr(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_entr'](op, *args[:1])
     IMPL_FUNCTIONS['special_entr_out'](op, *args[:1], *op.outputs_)
@@ -5334,7 +5334,7 @@ def wrapper_CPU_special_ndtri_out(*args: Any) -> Any:
         legacy="CPUType::special_ndtri")
 def wrapper_CPU_special_ndtri(*args: Any) -> Any:
     """special_ndtri(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_ndtri'](op, *args[:1])
     IMPL_FUNCTIONS['special_ndtri_out'](op, *args[:1], *op.outputs_)
@@ -5357,7 +5357,7 @@ def wrapper_CPU_special_i0e_out(*args: Any) -> Any:
         legacy="CPUType::special_i0e")
 def wrapper_CPU_special_i0e(*args: Any) -> Any:
     """special_i0e(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_i0e'](op, *args[:1])
     IMPL_FUNCTIONS['special_i0e_out'](op, *args[:1], *op.outputs_)
@@ -5380,7 +5380,7 @@ def wrapper_CPU_special_i1_out(*args: Any) -> Any:
         legacy="CPUType::special_i1")
 def wrapper_CPU_special_i1(*args: Any) -> Any:
     """special_i1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_i1'](op, *args[:1])
     IMPL_FUNCTIONS['special_i1_out'](op, *args[:1], *op.outputs_)
@@ -5403,7 +5403,7 @@ def wrapper_CPU_special_i1e_out(*args: Any) -> Any:
         legacy="CPUType::special_i1e")
 def wrapper_CPU_special_i1e(*args: Any) -> Any:
     """special_i1e(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_i1e'](op, *args[:1])
     IMPL_FUNCTIONS['special_i1e_out'](op, *args[:1], *op.outputs_)
@@ -5426,7 +5426,7 @@ def wrapper_CPU_special_xlog1py_out(*args: Any) -> Any:
         legacy="CPUType::special_xlog1py")
 def wrapper_CPU_special_xlog1py(*args: Any) -> Any:
     """special_xlog1py(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_xlog1py'](op, *args[:2])
     IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
@@ -5449,7 +5449,7 @@ def wrapper_CPU_special_zeta_out(*args: Any) -> Any:
         legacy="CPUType::special_zeta")
 def wrapper_CPU_special_zeta(*args: Any) -> Any:
     """special_zeta(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_zeta'](op, *args[:2])
     IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
@@ -5472,7 +5472,7 @@ def wrapper_CPU_special_bessel_j0_out(*args: Any) -> Any:
         legacy="CPUType::special_bessel_j0")
 def wrapper_CPU_special_bessel_j0(*args: Any) -> Any:
     """special_bessel_j0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
     IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
@@ -5495,7 +5495,7 @@ def wrapper_CPU_special_bessel_j1_out(*args: Any) -> Any:
         legacy="CPUType::special_bessel_j1")
 def wrapper_CPU_special_bessel_j1(*args: Any) -> Any:
     """special_bessel_j1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
     IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
@@ -5518,7 +5518,7 @@ def wrapper_CPU_special_modified_bessel_i0_out(*args: Any) -> Any:
         legacy="CPUType::special_modified_bessel_i0")
 def wrapper_CPU_special_modified_bessel_i0(*args: Any) -> Any:
     """special_modified_bessel_i0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
     IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
@@ -5541,7 +5541,7 @@ def wrapper_CPU_special_modified_bessel_i1_out(*args: Any) -> Any:
         legacy="CPUType::special_modified_bessel_i1")
 def wrapper_CPU_special_modified_bessel_i1(*args: Any) -> Any:
     """special_modified_bessel_i1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
     IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
@@ -5564,7 +5564,7 @@ def wrapper_CPU_special_modified_bessel_k0_out(*args: Any) -> Any:
         legacy="CPUType::special_modified_bessel_k0")
 def wrapper_CPU_special_modified_bessel_k0(*args: Any) -> Any:
     """special_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
     IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
@@ -5587,7 +5587,7 @@ def wrapper_CPU_special_modified_bessel_k1_out(*args: Any) -> Any:
         legacy="CPUType::special_modified_bessel_k1")
 def wrapper_CPU_special_modified_bessel_k1(*args: Any) -> Any:
     """special_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
     IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
@@ -5610,7 +5610,7 @@ def wrapper_CPU_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
         legacy="CPUType::special_scaled_modified_bessel_k0")
 def wrapper_CPU_special_scaled_modified_bessel_k0(*args: Any) -> Any:
     """special_scaled_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
     IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
@@ -5633,7 +5633,7 @@ def wrapper_CPU_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
         legacy="CPUType::special_scaled_modified_bessel_k1")
 def wrapper_CPU_special_scaled_modified_bessel_k1(*args: Any) -> Any:
     """special_scaled_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
     IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
@@ -5656,7 +5656,7 @@ def wrapper_CPU_special_spherical_bessel_j0_out(*args: Any) -> Any:
         legacy="CPUType::special_spherical_bessel_j0")
 def wrapper_CPU_special_spherical_bessel_j0(*args: Any) -> Any:
     """special_spherical_bessel_j0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
     IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
@@ -5679,7 +5679,7 @@ def wrapper_CPU_special_bessel_y0_out(*args: Any) -> Any:
         legacy="CPUType::special_bessel_y0")
 def wrapper_CPU_special_bessel_y0(*args: Any) -> Any:
     """special_bessel_y0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
     IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
@@ -5702,7 +5702,7 @@ def wrapper_CPU_special_bessel_y1_out(*args: Any) -> Any:
         legacy="CPUType::special_bessel_y1")
 def wrapper_CPU_special_bessel_y1(*args: Any) -> Any:
     """special_bessel_y1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
     IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
@@ -5725,7 +5725,7 @@ def wrapper_CPU_special_airy_ai_out(*args: Any) -> Any:
         legacy="CPUType::special_airy_ai")
 def wrapper_CPU_special_airy_ai(*args: Any) -> Any:
     """special_airy_ai(Tensor x) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_airy_ai'](op, *args[:1])
     IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
@@ -5748,7 +5748,7 @@ def wrapper_CPU_igamma_out(*args: Any) -> Any:
         legacy="CPUType::igamma")
 def wrapper_CPU_igamma(*args: Any) -> Any:
     """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['igamma'](op, *args[:2])
     IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
@@ -5781,7 +5781,7 @@ def wrapper_CPU_igammac_out(*args: Any) -> Any:
         legacy="CPUType::igammac")
 def wrapper_CPU_igammac(*args: Any) -> Any:
     """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['igammac'](op, *args[:2])
     IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
@@ -5814,7 +5814,7 @@ def wrapper_CPU_special_erfcx_out(*args: Any) -> Any:
         legacy="CPUType::special_erfcx")
 def wrapper_CPU_special_erfcx(*args: Any) -> Any:
     """special_erfcx(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_erfcx'](op, *args[:1])
     IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
@@ -5837,7 +5837,7 @@ def wrapper_CPU_special_log_ndtr_out(*args: Any) -> Any:
         legacy="CPUType::special_log_ndtr")
 def wrapper_CPU_special_log_ndtr(*args: Any) -> Any:
     """special_log_ndtr(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
     IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)

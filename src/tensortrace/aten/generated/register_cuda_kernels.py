@@ -12,7 +12,7 @@ from typing import Any
 
 from tensortrace.aten.codegen import StructuredKernel, check_devices
 from tensortrace.aten.native.registry import IMPL_FUNCTIONS, META_FUNCTIONS
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator_operands import UNDEFINED_TENSOR
 from tensortrace.trace import traced
 
 REGISTER_CUDA = "build/aten/src/ATen/RegisterCUDA.cpp"
@@ -34,7 +34,7 @@ def wrapper_CUDA_add_out(*args: Any) -> Any:
         legacy="CUDAType::add")
 def wrapper_CUDA_add_Tensor(*args: Any) -> Any:
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['add.Tensor'](op, *args[:3])
     IMPL_FUNCTIONS['ufunc_add_CUDA'](op, *args[:3], *op.outputs_)
@@ -69,7 +69,7 @@ def wrapper_CUDA_cat_out(*args: Any) -> Any:
 def wrapper_CUDA_cat(*args: Any) -> Any:
     """cat(Tensor[] tensors, int dim=0) -> Tensor (functional)"""
     check_devices(args, ((0, 'tensors'),), 'wrapper_CUDA_cat')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cat'](op, *args[:2])
     IMPL_FUNCTIONS['cat_out_cuda'](op, *args[:2], *op.outputs_)
@@ -92,7 +92,7 @@ def wrapper_CUDA_sub_out(*args: Any) -> Any:
         legacy="CUDAType::sub")
 def wrapper_CUDA_sub_Tensor(*args: Any) -> Any:
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sub.Tensor'](op, *args[:3])
     IMPL_FUNCTIONS['sub_out'](op, *args[:3], *op.outputs_)
@@ -125,7 +125,7 @@ def wrapper_CUDA_mul_out(*args: Any) -> Any:
         legacy="CUDAType::mul")
 def wrapper_CUDA_mul_Tensor(*args: Any) -> Any:
     """mul.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mul.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['mul_out'](op, *args[:2], *op.outputs_)
@@ -158,7 +158,7 @@ def wrapper_CUDA_div_out(*args: Any) -> Any:
         legacy="CUDAType::div")
 def wrapper_CUDA_div_Tensor(*args: Any) -> Any:
     """div.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['div.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['div_out'](op, *args[:2], *op.outputs_)
@@ -191,7 +191,7 @@ def wrapper_CUDA_div_out_mode(*args: Any) -> Any:
         legacy="CUDAType::div")
 def wrapper_CUDA_div_Tensor_mode(*args: Any) -> Any:
     """div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
     IMPL_FUNCTIONS['div_out_mode'](op, *args[:3], *op.outputs_)
@@ -224,7 +224,7 @@ def wrapper_CUDA_remainder_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::remainder")
 def wrapper_CUDA_remainder_Tensor(*args: Any) -> Any:
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['remainder_out'](op, *args[:2], *op.outputs_)
@@ -257,7 +257,7 @@ def wrapper_CUDA_maximum_out(*args: Any) -> Any:
         legacy="CUDAType::maximum")
 def wrapper_CUDA_maximum(*args: Any) -> Any:
     """maximum(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['maximum'](op, *args[:2])
     IMPL_FUNCTIONS['maximum_out'](op, *args[:2], *op.outputs_)
@@ -280,7 +280,7 @@ def wrapper_CUDA_minimum_out(*args: Any) -> Any:
         legacy="CUDAType::minimum")
 def wrapper_CUDA_minimum(*args: Any) -> Any:
     """minimum(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['minimum'](op, *args[:2])
     IMPL_FUNCTIONS['minimum_out'](op, *args[:2], *op.outputs_)
@@ -303,7 +303,7 @@ def wrapper_CUDA_eq_Scalar_out(*args: Any) -> Any:
         legacy="CUDAType::eq")
 def wrapper_CUDA_eq_Scalar(*args: Any) -> Any:
     """eq.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['eq.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['eq_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -336,7 +336,7 @@ def wrapper_CUDA_eq_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::eq")
 def wrapper_CUDA_eq_Tensor(*args: Any) -> Any:
     """eq.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['eq.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['eq_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -369,7 +369,7 @@ def wrapper_CUDA_ne_Scalar_out(*args: Any) -> Any:
         legacy="CUDAType::ne")
 def wrapper_CUDA_ne_Scalar(*args: Any) -> Any:
     """ne.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ne.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['ne_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -402,7 +402,7 @@ def wrapper_CUDA_ne_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::ne")
 def wrapper_CUDA_ne_Tensor(*args: Any) -> Any:
     """ne.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ne.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['ne_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -435,7 +435,7 @@ def wrapper_CUDA_lt_Scalar_out(*args: Any) -> Any:
         legacy="CUDAType::lt")
 def wrapper_CUDA_lt_Scalar(*args: Any) -> Any:
     """lt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lt.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['lt_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -468,7 +468,7 @@ def wrapper_CUDA_lt_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::lt")
 def wrapper_CUDA_lt_Tensor(*args: Any) -> Any:
     """lt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lt.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['lt_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -501,7 +501,7 @@ def wrapper_CUDA_le_Scalar_out(*args: Any) -> Any:
         legacy="CUDAType::le")
 def wrapper_CUDA_le_Scalar(*args: Any) -> Any:
     """le.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['le.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['le_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -534,7 +534,7 @@ def wrapper_CUDA_le_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::le")
 def wrapper_CUDA_le_Tensor(*args: Any) -> Any:
     """le.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['le.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['le_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -567,7 +567,7 @@ def wrapper_CUDA_gt_Scalar_out(*args: Any) -> Any:
         legacy="CUDAType::gt")
 def wrapper_CUDA_gt_Scalar(*args: Any) -> Any:
     """gt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gt.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['gt_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -600,7 +600,7 @@ def wrapper_CUDA_gt_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::gt")
 def wrapper_CUDA_gt_Tensor(*args: Any) -> Any:
     """gt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gt.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['gt_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -633,7 +633,7 @@ def wrapper_CUDA_ge_Scalar_out(*args: Any) -> Any:
         legacy="CUDAType::ge")
 def wrapper_CUDA_ge_Scalar(*args: Any) -> Any:
     """ge.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ge.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['ge_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -666,7 +666,7 @@ def wrapper_CUDA_ge_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::ge")
 def wrapper_CUDA_ge_Tensor(*args: Any) -> Any:
     """ge.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ge.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['ge_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -699,7 +699,7 @@ def wrapper_CUDA_bitwise_and_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::bitwise_and")
 def wrapper_CUDA_bitwise_and_Tensor(*args: Any) -> Any:
     """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_and_out'](op, *args[:2], *op.outputs_)
@@ -732,7 +732,7 @@ def wrapper_CUDA_bitwise_or_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::bitwise_or")
 def wrapper_CUDA_bitwise_or_Tensor(*args: Any) -> Any:
     """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_or_out'](op, *args[:2], *op.outputs_)
@@ -765,7 +765,7 @@ def wrapper_CUDA_pow_Tensor_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::pow")
 def wrapper_CUDA_pow_Tensor_Tensor(*args: Any) -> Any:
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -798,7 +798,7 @@ def wrapper_CUDA_pow_Scalar_out(*args: Any) -> Any:
         legacy="CUDAType::pow")
 def wrapper_CUDA_pow_Scalar(*args: Any) -> Any:
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['pow.Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['pow_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -821,7 +821,7 @@ def wrapper_CUDA_pow_Tensor_Scalar_out(*args: Any) -> Any:
         legacy="CUDAType::pow")
 def wrapper_CUDA_pow_Tensor_Scalar(*args: Any) -> Any:
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
     IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, *args[:2], *op.outputs_)
@@ -854,7 +854,7 @@ def wrapper_CUDA_neg_out(*args: Any) -> Any:
         legacy="CUDAType::neg")
 def wrapper_CUDA_neg(*args: Any) -> Any:
     """neg(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['neg'](op, *args[:1])
     IMPL_FUNCTIONS['neg_out'](op, *args[:1], *op.outputs_)
@@ -887,7 +887,7 @@ def wrapper_CUDA_exp_out(*args: Any) -> Any:
         legacy="CUDAType::exp")
 def wrapper_CUDA_exp(*args: Any) -> Any:
     """exp(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['exp'](op, *args[:1])
     IMPL_FUNCTIONS['exp_out'](op, *args[:1], *op.outputs_)
@@ -920,7 +920,7 @@ def wrapper_CUDA_log_out(*args: Any) -> Any:
         legacy="CUDAType::log")
 def wrapper_CUDA_log(*args: Any) -> Any:
     """log(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log'](op, *args[:1])
     IMPL_FUNCTIONS['log_out'](op, *args[:1], *op.outputs_)
@@ -953,7 +953,7 @@ def wrapper_CUDA_sqrt_out(*args: Any) -> Any:
         legacy="CUDAType::sqrt")
 def wrapper_CUDA_sqrt(*args: Any) -> Any:
     """sqrt(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sqrt'](op, *args[:1])
     IMPL_FUNCTIONS['sqrt_out'](op, *args[:1], *op.outputs_)
@@ -986,7 +986,7 @@ def wrapper_CUDA_sin_out(*args: Any) -> Any:
         legacy="CUDAType::sin")
 def wrapper_CUDA_sin(*args: Any) -> Any:
     """sin(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sin'](op, *args[:1])
     IMPL_FUNCTIONS['sin_out'](op, *args[:1], *op.outputs_)
@@ -1019,7 +1019,7 @@ def wrapper_CUDA_cos_out(*args: Any) -> Any:
         legacy="CUDAType::cos")
 def wrapper_CUDA_cos(*args: Any) -> Any:
     """cos(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cos'](op, *args[:1])
     IMPL_FUNCTIONS['cos_out'](op, *args[:1], *op.outputs_)
@@ -1052,7 +1052,7 @@ def wrapper_CUDA_tanh_out(*args: Any) -> Any:
         legacy="CUDAType::tanh")
 def wrapper_CUDA_tanh(*args: Any) -> Any:
     """tanh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['tanh'](op, *args[:1])
     IMPL_FUNCTIONS['tanh_out'](op, *args[:1], *op.outputs_)
@@ -1085,7 +1085,7 @@ def wrapper_CUDA_sigmoid_out(*args: Any) -> Any:
         legacy="CUDAType::sigmoid")
 def wrapper_CUDA_sigmoid(*args: Any) -> Any:
     """sigmoid(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sigmoid'](op, *args[:1])
     IMPL_FUNCTIONS['sigmoid_out'](op, *args[:1], *op.outputs_)
@@ -1118,7 +1118,7 @@ def wrapper_CUDA_reciprocal_out(*args: Any) -> Any:
         legacy="CUDAType::reciprocal")
 def wrapper_CUDA_reciprocal(*args: Any) -> Any:
     """reciprocal(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['reciprocal'](op, *args[:1])
     IMPL_FUNCTIONS['reciprocal_out'](op, *args[:1], *op.outputs_)
@@ -1151,7 +1151,7 @@ def wrapper_CUDA_bitwise_not_out(*args: Any) -> Any:
         legacy="CUDAType::bitwise_not")
 def wrapper_CUDA_bitwise_not(*args: Any) -> Any:
     """bitwise_not(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_not'](op, *args[:1])
     IMPL_FUNCTIONS['bitwise_not_out'](op, *args[:1], *op.outputs_)
@@ -1184,7 +1184,7 @@ def wrapper_CUDA_elu_out(*args: Any) -> Any:
         legacy="CUDAType::elu")
 def wrapper_CUDA_elu(*args: Any) -> Any:
     """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['elu'](op, *args[:4])
     IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
@@ -1217,7 +1217,7 @@ def wrapper_CUDA_elu_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::elu_backward")
 def wrapper_CUDA_elu_backward(*args: Any) -> Any:
     """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['elu_backward'](op, *args[:6])
     IMPL_FUNCTIONS['elu_backward_out'](op, *args[:6], *op.outputs_)
@@ -1240,7 +1240,7 @@ def wrapper_CUDA_glu_out(*args: Any) -> Any:
         legacy="CUDAType::glu")
 def wrapper_CUDA_glu(*args: Any) -> Any:
     """glu(Tensor self, int dim=-1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['glu'](op, *args[:2])
     IMPL_FUNCTIONS['glu_out'](op, *args[:2], *op.outputs_)
@@ -1263,7 +1263,7 @@ def wrapper_CUDA_leaky_relu_out(*args: Any) -> Any:
         legacy="CUDAType::leaky_relu")
 def wrapper_CUDA_leaky_relu(*args: Any) -> Any:
     """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['leaky_relu'](op, *args[:2])
     IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
@@ -1296,7 +1296,7 @@ def wrapper_CUDA_leaky_relu_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::leaky_relu_backward")
 def wrapper_CUDA_leaky_relu_backward(*args: Any) -> Any:
     """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
     IMPL_FUNCTIONS['leaky_relu_backward_out'](op, *args[:4], *op.outputs_)
@@ -1319,7 +1319,7 @@ def wrapper_CUDA_softplus_out(*args: Any) -> Any:
         legacy="CUDAType::softplus")
 def wrapper_CUDA_softplus(*args: Any) -> Any:
     """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softplus'](op, *args[:3])
     IMPL_FUNCTIONS['softplus_out'](op, *args[:3], *op.outputs_)
@@ -1342,7 +1342,7 @@ def wrapper_CUDA_softplus_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::softplus_backward")
 def wrapper_CUDA_softplus_backward(*args: Any) -> Any:
     """softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softplus_backward'](op, *args[:4])
     IMPL_FUNCTIONS['softplus_backward_out'](op, *args[:4], *op.outputs_)
@@ -1365,7 +1365,7 @@ def wrapper_CUDA_hardsigmoid_out(*args: Any) -> Any:
         legacy="CUDAType::hardsigmoid")
 def wrapper_CUDA_hardsigmoid(*args: Any) -> Any:
     """hardsigmoid(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardsigmoid'](op, *args[:1])
     IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
@@ -1398,7 +1398,7 @@ def wrapper_CUDA_hardsigmoid_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::hardsigmoid_backward")
 def wrapper_CUDA_hardsigmoid_backward(*args: Any) -> Any:
     """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
     IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
@@ -1421,7 +1421,7 @@ def wrapper_CUDA_threshold_out(*args: Any) -> Any:
         legacy="CUDAType::threshold")
 def wrapper_CUDA_threshold(*args: Any) -> Any:
     """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['threshold'](op, *args[:3])
     IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
@@ -1454,7 +1454,7 @@ def wrapper_CUDA_softshrink_out(*args: Any) -> Any:
         legacy="CUDAType::softshrink")
 def wrapper_CUDA_softshrink(*args: Any) -> Any:
     """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softshrink'](op, *args[:2])
     IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
@@ -1477,7 +1477,7 @@ def wrapper_CUDA_softshrink_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::softshrink_backward")
 def wrapper_CUDA_softshrink_backward(*args: Any) -> Any:
     """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softshrink_backward'](op, *args[:3])
     IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
@@ -1500,7 +1500,7 @@ def wrapper_CUDA_hardshrink_out(*args: Any) -> Any:
         legacy="CUDAType::hardshrink")
 def wrapper_CUDA_hardshrink(*args: Any) -> Any:
     """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardshrink'](op, *args[:2])
     IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
@@ -1523,7 +1523,7 @@ def wrapper_CUDA_hardshrink_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::hardshrink_backward")
 def wrapper_CUDA_hardshrink_backward(*args: Any) -> Any:
     """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
     IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
@@ -1556,7 +1556,7 @@ def wrapper_CUDA_gelu_(*args: Any) -> Any:
         legacy="CUDAType::gelu")
 def wrapper_CUDA_gelu(*args: Any) -> Any:
     """gelu(Tensor self, *, str approximate='none') -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gelu'](op, *args[:2])
     IMPL_FUNCTIONS['gelu_out_cuda'](op, *args[:2], *op.outputs_)
@@ -1579,7 +1579,7 @@ def wrapper_CUDA_gelu_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::gelu_backward")
 def wrapper_CUDA_gelu_backward(*args: Any) -> Any:
     """gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gelu_backward'](op, *args[:3])
     IMPL_FUNCTIONS['gelu_backward_out_cuda'](op, *args[:3], *op.outputs_)
@@ -1602,7 +1602,7 @@ def wrapper_CUDA_silu_out(*args: Any) -> Any:
         legacy="CUDAType::silu")
 def wrapper_CUDA_silu(*args: Any) -> Any:
     """silu(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['silu'](op, *args[:1])
     IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
@@ -1635,7 +1635,7 @@ def wrapper_CUDA_silu_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::silu_backward")
 def wrapper_CUDA_silu_backward(*args: Any) -> Any:
     """silu_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['silu_backward'](op, *args[:2])
     IMPL_FUNCTIONS['silu_backward_out'](op, *args[:2], *op.outputs_)
@@ -1658,7 +1658,7 @@ def wrapper_CUDA_mish_out(*args: Any) -> Any:
         legacy="CUDAType::mish")
 def wrapper_CUDA_mish(*args: Any) -> Any:
     """mish(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mish'](op, *args[:1])
     IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
@@ -1691,7 +1691,7 @@ def wrapper_CUDA_clamp_out(*args: Any) -> Any:
         legacy="CUDAType::clamp")
 def wrapper_CUDA_clamp(*args: Any) -> Any:
     """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp'](op, *args[:3])
     IMPL_FUNCTIONS['clamp_out'](op, *args[:3], *op.outputs_)
@@ -1724,7 +1724,7 @@ def wrapper_CUDA_clamp_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::clamp")
 def wrapper_CUDA_clamp_Tensor(*args: Any) -> Any:
     """clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
     IMPL_FUNCTIONS['clamp_Tensor_out'](op, *args[:3], *op.outputs_)
@@ -1757,7 +1757,7 @@ def wrapper_CUDA_clamp_min_out(*args: Any) -> Any:
         legacy="CUDAType::clamp_min")
 def wrapper_CUDA_clamp_min(*args: Any) -> Any:
     """clamp_min(Tensor self, Scalar min) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_min'](op, *args[:2])
     IMPL_FUNCTIONS['clamp_min_out'](op, *args[:2], *op.outputs_)
@@ -1790,7 +1790,7 @@ def wrapper_CUDA_clamp_min_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::clamp_min")
 def wrapper_CUDA_clamp_min_Tensor(*args: Any) -> Any:
     """clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -1823,7 +1823,7 @@ def wrapper_CUDA_clamp_max_out(*args: Any) -> Any:
         legacy="CUDAType::clamp_max")
 def wrapper_CUDA_clamp_max(*args: Any) -> Any:
     """clamp_max(Tensor self, Scalar max) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_max'](op, *args[:2])
     IMPL_FUNCTIONS['clamp_max_out'](op, *args[:2], *op.outputs_)
@@ -1856,7 +1856,7 @@ def wrapper_CUDA_clamp_max_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::clamp_max")
 def wrapper_CUDA_clamp_max_Tensor(*args: Any) -> Any:
     """clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, *args[:2], *op.outputs_)
@@ -1889,7 +1889,7 @@ def wrapper_CUDA_index_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::index")
 def wrapper_CUDA_index_Tensor(*args: Any) -> Any:
     """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['index.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['index_out'](op, *args[:2], *op.outputs_)
@@ -1912,7 +1912,7 @@ def wrapper_CUDA_sum_IntList_out(*args: Any) -> Any:
         legacy="CUDAType::sum")
 def wrapper_CUDA_sum_dim_IntList(*args: Any) -> Any:
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
     IMPL_FUNCTIONS['sum_out'](op, *args[:4], *op.outputs_)
@@ -1935,7 +1935,7 @@ def wrapper_CUDA_mean_out(*args: Any) -> Any:
         legacy="CUDAType::mean")
 def wrapper_CUDA_mean_dim(*args: Any) -> Any:
     """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mean.dim'](op, *args[:4])
     IMPL_FUNCTIONS['mean_out'](op, *args[:4], *op.outputs_)
@@ -1958,7 +1958,7 @@ def wrapper_CUDA_renorm_out(*args: Any) -> Any:
         legacy="CUDAType::renorm")
 def wrapper_CUDA_renorm(*args: Any) -> Any:
     """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['renorm'](op, *args[:4])
     IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
@@ -1991,7 +1991,7 @@ def wrapper_CUDA_prod_int_out(*args: Any) -> Any:
         legacy="CUDAType::prod")
 def wrapper_CUDA_prod_dim_int(*args: Any) -> Any:
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['prod.dim_int'](op, *args[:4])
     IMPL_FUNCTIONS['prod_out'](op, *args[:4], *op.outputs_)
@@ -2014,7 +2014,7 @@ def wrapper_CUDA_max_dim_max(*args: Any) -> Any:
         legacy="CUDAType::max")
 def wrapper_CUDA_max_dim(*args: Any) -> Any:
     """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['max.dim'](op, *args[:3])
     IMPL_FUNCTIONS['max_out'](op, *args[:3], *op.outputs_)
@@ -2037,7 +2037,7 @@ def wrapper_CUDA_min_dim_min(*args: Any) -> Any:
         legacy="CUDAType::min")
 def wrapper_CUDA_min_dim(*args: Any) -> Any:
     """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['min.dim'](op, *args[:3])
     IMPL_FUNCTIONS['min_out'](op, *args[:3], *op.outputs_)
@@ -2061,7 +2061,7 @@ def wrapper_CUDA_argmax_out(*args: Any) -> Any:
         legacy="CUDAType::argmax")
 def wrapper_CUDA_argmax(*args: Any) -> Any:
     """argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['argmax'](op, *args[:3])
     IMPL_FUNCTIONS['argmax_out'](op, *args[:3], *op.outputs_)
@@ -2085,7 +2085,7 @@ def wrapper_CUDA_argmin_out(*args: Any) -> Any:
         legacy="CUDAType::argmin")
 def wrapper_CUDA_argmin(*args: Any) -> Any:
     """argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['argmin'](op, *args[:3])
     IMPL_FUNCTIONS['argmin_out'](op, *args[:3], *op.outputs_)
@@ -2108,7 +2108,7 @@ def wrapper_CUDA_cumsum_out(*args: Any) -> Any:
         legacy="CUDAType::cumsum")
 def wrapper_CUDA_cumsum(*args: Any) -> Any:
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cumsum'](op, *args[:3])
     IMPL_FUNCTIONS['cumsum_out'](op, *args[:3], *op.outputs_)
@@ -2141,7 +2141,7 @@ def wrapper_CUDA_all_all_out(*args: Any) -> Any:
         legacy="CUDAType::all")
 def wrapper_CUDA_all(*args: Any) -> Any:
     """all(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['all'](op, *args[:1])
     IMPL_FUNCTIONS['all_all_out'](op, *args[:1], *op.outputs_)
@@ -2164,7 +2164,7 @@ def wrapper_CUDA_all_dims_out(*args: Any) -> Any:
         legacy="CUDAType::all")
 def wrapper_CUDA_all_dims(*args: Any) -> Any:
     """all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['all.dims'](op, *args[:3])
     IMPL_FUNCTIONS['all_dims_out'](op, *args[:3], *op.outputs_)
@@ -2187,7 +2187,7 @@ def wrapper_CUDA_all_out(*args: Any) -> Any:
         legacy="CUDAType::all")
 def wrapper_CUDA_all_dim(*args: Any) -> Any:
     """all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['all.dim'](op, *args[:3])
     IMPL_FUNCTIONS['all_out'](op, *args[:3], *op.outputs_)
@@ -2210,7 +2210,7 @@ def wrapper_CUDA_any_all_out(*args: Any) -> Any:
         legacy="CUDAType::any")
 def wrapper_CUDA_any(*args: Any) -> Any:
     """any(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['any'](op, *args[:1])
     IMPL_FUNCTIONS['any_all_out'](op, *args[:1], *op.outputs_)
@@ -2233,7 +2233,7 @@ def wrapper_CUDA_any_dims_out(*args: Any) -> Any:
         legacy="CUDAType::any")
 def wrapper_CUDA_any_dims(*args: Any) -> Any:
     """any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['any.dims'](op, *args[:3])
     IMPL_FUNCTIONS['any_dims_out'](op, *args[:3], *op.outputs_)
@@ -2256,7 +2256,7 @@ def wrapper_CUDA_any_out(*args: Any) -> Any:
         legacy="CUDAType::any")
 def wrapper_CUDA_any_dim(*args: Any) -> Any:
     """any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['any.dim'](op, *args[:3])
     IMPL_FUNCTIONS['any_out'](op, *args[:3], *op.outputs_)
@@ -2281,7 +2281,7 @@ def wrapper_CUDA_mm_out(*args: Any) -> Any:
 def wrapper_CUDA_mm(*args: Any) -> Any:
     """mm(Tensor self, Tensor mat2) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_CUDA_mm')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mm'](op, *args[:2])
     IMPL_FUNCTIONS['mm_out_cuda'](op, *args[:2], *op.outputs_)
@@ -2306,7 +2306,7 @@ def wrapper_CUDA_bmm_out(*args: Any) -> Any:
 def wrapper_CUDA_bmm(*args: Any) -> Any:
     """bmm(Tensor self, Tensor mat2) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_CUDA_bmm')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bmm'](op, *args[:2])
     IMPL_FUNCTIONS['bmm_out_cuda'](op, *args[:2], *op.outputs_)
@@ -2331,7 +2331,7 @@ def wrapper_CUDA_baddbmm_out(*args: Any) -> Any:
 def wrapper_CUDA_baddbmm(*args: Any) -> Any:
     """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_CUDA_baddbmm')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['baddbmm'](op, *args[:5])
     IMPL_FUNCTIONS['baddbmm_out_cuda'](op, *args[:5], *op.outputs_)
@@ -2367,7 +2367,7 @@ def wrapper_CUDA_addmm_out(*args: Any) -> Any:
 def wrapper_CUDA_addmm(*args: Any) -> Any:
     """addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_CUDA_addmm')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addmm'](op, *args[:5])
     IMPL_FUNCTIONS['addmm_out_cuda'](op, *args[:5], *op.outputs_)
@@ -2403,7 +2403,7 @@ def wrapper_CUDA_addmv_out(*args: Any) -> Any:
 def wrapper_CUDA_addmv(*args: Any) -> Any:
     """addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_CUDA_addmv')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addmv'](op, *args[:5])
     IMPL_FUNCTIONS['addmv_out_cuda'](op, *args[:5], *op.outputs_)
@@ -2438,7 +2438,7 @@ def wrapper_CUDA_linalg_vector_norm_out(*args: Any) -> Any:
         legacy="CUDAType::linalg_vector_norm")
 def wrapper_CUDA_linalg_vector_norm(*args: Any) -> Any:
     """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
     IMPL_FUNCTIONS['linalg_vector_norm_out'](op, *args[:5], *op.outputs_)
@@ -2462,7 +2462,7 @@ def wrapper_CUDA_linalg_inv_ex_inverse(*args: Any) -> Any:
         legacy="CUDAType::linalg_inv_ex")
 def wrapper_CUDA_linalg_inv_ex(*args: Any) -> Any:
     """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
     IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
@@ -2487,7 +2487,7 @@ def wrapper_CUDA__linalg_solve_ex_result(*args: Any) -> Any:
 def wrapper_CUDA__linalg_solve_ex(*args: Any) -> Any:
     """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
     check_devices(args, ((0, 'A'), (1, 'B')), 'wrapper_CUDA__linalg_solve_ex')
-    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
     IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
@@ -2511,7 +2511,7 @@ def wrapper_CUDA_linalg_qr_out(*args: Any) -> Any:
         legacy="CUDAType::linalg_qr")
 def wrapper_CUDA_linalg_qr(*args: Any) -> Any:
     """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_qr'](op, *args[:2])
     IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
@@ -2535,7 +2535,7 @@ def wrapper_CUDA__linalg_eigh_eigenvalues(*args: Any) -> Any:
         legacy="CUDAType::_linalg_eigh")
 def wrapper_CUDA__linalg_eigh(*args: Any) -> Any:
     """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
     IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
@@ -2559,7 +2559,7 @@ def wrapper_CUDA__linalg_svd_U(*args: Any) -> Any:
         legacy="CUDAType::_linalg_svd")
 def wrapper_CUDA__linalg_svd(*args: Any) -> Any:
     """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_svd'](op, *args[:4])
     IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
@@ -2583,7 +2583,7 @@ def wrapper_CUDA_linalg_cholesky_ex_L(*args: Any) -> Any:
         legacy="CUDAType::linalg_cholesky_ex")
 def wrapper_CUDA_linalg_cholesky_ex(*args: Any) -> Any:
     """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
     IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
@@ -2608,7 +2608,7 @@ def wrapper_CUDA_triangular_solve_X(*args: Any) -> Any:
 def wrapper_CUDA_triangular_solve(*args: Any) -> Any:
     """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor) (functional)"""
     check_devices(args, ((0, 'self'), (1, 'A')), 'wrapper_CUDA_triangular_solve')
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['triangular_solve'](op, *args[:5])
     IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
@@ -2632,7 +2632,7 @@ def wrapper_CUDA_linalg_lu_factor_ex_out(*args: Any) -> Any:
         legacy="CUDAType::linalg_lu_factor_ex")
 def wrapper_CUDA_linalg_lu_factor_ex(*args: Any) -> Any:
     """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
     IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
@@ -2656,7 +2656,7 @@ def wrapper_CUDA_linalg_lu_out(*args: Any) -> Any:
         legacy="CUDAType::linalg_lu")
 def wrapper_CUDA_linalg_lu(*args: Any) -> Any:
     """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_lu'](op, *args[:2])
     IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
@@ -2681,7 +2681,7 @@ def wrapper_CUDA_linalg_lu_solve_out(*args: Any) -> Any:
 def wrapper_CUDA_linalg_lu_solve(*args: Any) -> Any:
     """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor (functional)"""
     check_devices(args, ((0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_CUDA_linalg_lu_solve')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
     IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
@@ -2706,7 +2706,7 @@ def wrapper_CUDA_lu_unpack_out(*args: Any) -> Any:
 def wrapper_CUDA_lu_unpack(*args: Any) -> Any:
     """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor) (functional)"""
     check_devices(args, ((0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_CUDA_lu_unpack')
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lu_unpack'](op, *args[:4])
     IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
@@ -2730,7 +2730,7 @@ def wrapper_CUDA__linalg_det_result(*args: Any) -> Any:
         legacy="CUDAType::_linalg_det")
 def wrapper_CUDA__linalg_det(*args: Any) -> Any:
     """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_det'](op, *args[:1])
     IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
@@ -2754,7 +2754,7 @@ def wrapper_CUDA__linalg_slogdet_sign(*args: Any) -> Any:
         legacy="CUDAType::_linalg_slogdet")
 def wrapper_CUDA__linalg_slogdet(*args: Any) -> Any:
     """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
     IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
@@ -2778,7 +2778,7 @@ def wrapper_CUDA_amax_out(*args: Any) -> Any:
         legacy="CUDAType::amax")
 def wrapper_CUDA_amax(*args: Any) -> Any:
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['amax'](op, *args[:3])
     IMPL_FUNCTIONS['amax_out'](op, *args[:3], *op.outputs_)
@@ -2802,7 +2802,7 @@ def wrapper_CUDA_amin_out(*args: Any) -> Any:
         legacy="CUDAType::amin")
 def wrapper_CUDA_amin(*args: Any) -> Any:
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['amin'](op, *args[:3])
     IMPL_FUNCTIONS['amin_out'](op, *args[:3], *op.outputs_)
@@ -2825,7 +2825,7 @@ def wrapper_CUDA_aminmax_out(*args: Any) -> Any:
         legacy="CUDAType::aminmax")
 def wrapper_CUDA_aminmax(*args: Any) -> Any:
     """aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['aminmax'](op, *args[:3])
     IMPL_FUNCTIONS['aminmax_out'](op, *args[:3], *op.outputs_)
@@ -2848,7 +2848,7 @@ def wrapper_CUDA_log1p_out(*args: Any) -> Any:
         legacy="CUDAType::log1p")
 def wrapper_CUDA_log1p(*args: Any) -> Any:
     """log1p(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log1p'](op, *args[:1])
     IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
@@ -2881,7 +2881,7 @@ def wrapper_CUDA_expm1_out(*args: Any) -> Any:
         legacy="CUDAType::expm1")
 def wrapper_CUDA_expm1(*args: Any) -> Any:
     """expm1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['expm1'](op, *args[:1])
     IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
@@ -2914,7 +2914,7 @@ def wrapper_CUDA_asin_out(*args: Any) -> Any:
         legacy="CUDAType::asin")
 def wrapper_CUDA_asin(*args: Any) -> Any:
     """asin(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['asin'](op, *args[:1])
     IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
@@ -2947,7 +2947,7 @@ def wrapper_CUDA_acos_out(*args: Any) -> Any:
         legacy="CUDAType::acos")
 def wrapper_CUDA_acos(*args: Any) -> Any:
     """acos(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['acos'](op, *args[:1])
     IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
@@ -2980,7 +2980,7 @@ def wrapper_CUDA_atan_out(*args: Any) -> Any:
         legacy="CUDAType::atan")
 def wrapper_CUDA_atan(*args: Any) -> Any:
     """atan(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['atan'](op, *args[:1])
     IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
@@ -3013,7 +3013,7 @@ def wrapper_CUDA_sinh_out(*args: Any) -> Any:
         legacy="CUDAType::sinh")
 def wrapper_CUDA_sinh(*args: Any) -> Any:
     """sinh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sinh'](op, *args[:1])
     IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
@@ -3046,7 +3046,7 @@ def wrapper_CUDA_cosh_out(*args: Any) -> Any:
         legacy="CUDAType::cosh")
 def wrapper_CUDA_cosh(*args: Any) -> Any:
     """cosh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cosh'](op, *args[:1])
     IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
@@ -3079,7 +3079,7 @@ def wrapper_CUDA_asinh_out(*args: Any) -> Any:
         legacy="CUDAType::asinh")
 def wrapper_CUDA_asinh(*args: Any) -> Any:
     """asinh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['asinh'](op, *args[:1])
     IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
@@ -3112,7 +3112,7 @@ def wrapper_CUDA_acosh_out(*args: Any) -> Any:
         legacy="CUDAType::acosh")
 def wrapper_CUDA_acosh(*args: Any) -> Any:
     """acosh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['acosh'](op, *args[:1])
     IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
@@ -3145,7 +3145,7 @@ def wrapper_CUDA_atanh_out(*args: Any) -> Any:
         legacy="CUDAType::atanh")
 def wrapper_CUDA_atanh(*args: Any) -> Any:
     """atanh(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['atanh'](op, *args[:1])
     IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
@@ -3178,7 +3178,7 @@ def wrapper_CUDA_frac_out(*args: Any) -> Any:
         legacy="CUDAType::frac")
 def wrapper_CUDA_frac(*args: Any) -> Any:
     """frac(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['frac'](op, *args[:1])
     IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
@@ -3212,7 +3212,7 @@ def wrapper_CUDA__softmax_out(*args: Any) -> Any:
         legacy="CUDAType::_softmax")
 def wrapper_CUDA__softmax(*args: Any) -> Any:
     """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_softmax'](op, *args[:3])
     IMPL_FUNCTIONS['softmax_cuda_out'](op, *args[:3], *op.outputs_)
@@ -3236,7 +3236,7 @@ def wrapper_CUDA__log_softmax_out(*args: Any) -> Any:
         legacy="CUDAType::_log_softmax")
 def wrapper_CUDA__log_softmax(*args: Any) -> Any:
     """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_log_softmax'](op, *args[:3])
     IMPL_FUNCTIONS['log_softmax_cuda_out'](op, *args[:3], *op.outputs_)
@@ -3261,7 +3261,7 @@ def wrapper_CUDA__softmax_backward_data_out(*args: Any) -> Any:
 def wrapper_CUDA__softmax_backward_data(*args: Any) -> Any:
     """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_CUDA__softmax_backward_data')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
     IMPL_FUNCTIONS['softmax_backward_cuda_out'](op, *args[:4], *op.outputs_)
@@ -3286,7 +3286,7 @@ def wrapper_CUDA__log_softmax_backward_data_out(*args: Any) -> Any:
 def wrapper_CUDA__log_softmax_backward_data(*args: Any) -> Any:
     """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_CUDA__log_softmax_backward_data')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
     IMPL_FUNCTIONS['log_softmax_backward_cuda_out'](op, *args[:4], *op.outputs_)
@@ -3311,7 +3311,7 @@ def wrapper_CUDA_nll_loss_forward_output(*args: Any) -> Any:
 def wrapper_CUDA_nll_loss_forward(*args: Any) -> Any:
     """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor, Tensor) (functional)"""
     check_devices(args, ((0, 'self'), (1, 'target'), (2, 'weight')), 'wrapper_CUDA_nll_loss_forward')
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
     IMPL_FUNCTIONS['nll_loss_forward_out_cuda'](op, *args[:5], *op.outputs_)
@@ -3336,7 +3336,7 @@ def wrapper_CUDA_nll_loss_backward_grad_input(*args: Any) -> Any:
 def wrapper_CUDA_nll_loss_backward(*args: Any) -> Any:
     """nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'), (6, 'total_weight')), 'wrapper_CUDA_nll_loss_backward')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
     IMPL_FUNCTIONS['nll_loss_backward_out_cuda'](op, *args[:7], *op.outputs_)
@@ -3359,7 +3359,7 @@ def wrapper_CUDA_mse_loss_out(*args: Any) -> Any:
         legacy="CUDAType::mse_loss")
 def wrapper_CUDA_mse_loss(*args: Any) -> Any:
     """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mse_loss'](op, *args[:3])
     IMPL_FUNCTIONS['mse_loss_out'](op, *args[:3], *op.outputs_)
@@ -3382,7 +3382,7 @@ def wrapper_CUDA_smooth_l1_loss_out(*args: Any) -> Any:
         legacy="CUDAType::smooth_l1_loss")
 def wrapper_CUDA_smooth_l1_loss(*args: Any) -> Any:
     """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
     IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
@@ -3405,7 +3405,7 @@ def wrapper_CUDA_addcmul_out(*args: Any) -> Any:
         legacy="CUDAType::addcmul")
 def wrapper_CUDA_addcmul(*args: Any) -> Any:
     """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addcmul'](op, *args[:4])
     IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
@@ -3438,7 +3438,7 @@ def wrapper_CUDA_addcdiv_out(*args: Any) -> Any:
         legacy="CUDAType::addcdiv")
 def wrapper_CUDA_addcdiv(*args: Any) -> Any:
     """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addcdiv'](op, *args[:4])
     IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
@@ -3471,7 +3471,7 @@ def wrapper_CUDA_lerp_Scalar_out(*args: Any) -> Any:
         legacy="CUDAType::lerp")
 def wrapper_CUDA_lerp_Scalar(*args: Any) -> Any:
     """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
     IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
@@ -3504,7 +3504,7 @@ def wrapper_CUDA_lerp_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::lerp")
 def wrapper_CUDA_lerp_Tensor(*args: Any) -> Any:
     """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
     IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
@@ -3537,7 +3537,7 @@ def wrapper_CUDA_bitwise_xor_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::bitwise_xor")
 def wrapper_CUDA_bitwise_xor_Tensor(*args: Any) -> Any:
     """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
@@ -3570,7 +3570,7 @@ def wrapper_CUDA_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::bitwise_left_shift")
 def wrapper_CUDA_bitwise_left_shift_Tensor(*args: Any) -> Any:
     """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
@@ -3603,7 +3603,7 @@ def wrapper_CUDA_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::bitwise_right_shift")
 def wrapper_CUDA_bitwise_right_shift_Tensor(*args: Any) -> Any:
     """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
@@ -3636,7 +3636,7 @@ def wrapper_CUDA_hypot_out(*args: Any) -> Any:
         legacy="CUDAType::hypot")
 def wrapper_CUDA_hypot(*args: Any) -> Any:
     """hypot(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hypot'](op, *args[:2])
     IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
@@ -3669,7 +3669,7 @@ def wrapper_CUDA_sgn_out(*args: Any) -> Any:
         legacy="CUDAType::sgn")
 def wrapper_CUDA_sgn(*args: Any) -> Any:
     """sgn(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sgn'](op, *args[:1])
     IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
@@ -3702,7 +3702,7 @@ def wrapper_CUDA_sign_out(*args: Any) -> Any:
         legacy="CUDAType::sign")
 def wrapper_CUDA_sign(*args: Any) -> Any:
     """sign(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sign'](op, *args[:1])
     IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
@@ -3735,7 +3735,7 @@ def wrapper_CUDA_sigmoid_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::sigmoid_backward")
 def wrapper_CUDA_sigmoid_backward(*args: Any) -> Any:
     """sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
     IMPL_FUNCTIONS['sigmoid_backward_out'](op, *args[:2], *op.outputs_)
@@ -3758,7 +3758,7 @@ def wrapper_CUDA_tanh_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::tanh_backward")
 def wrapper_CUDA_tanh_backward(*args: Any) -> Any:
     """tanh_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['tanh_backward'](op, *args[:2])
     IMPL_FUNCTIONS['tanh_backward_out'](op, *args[:2], *op.outputs_)
@@ -3781,7 +3781,7 @@ def wrapper_CUDA_threshold_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::threshold_backward")
 def wrapper_CUDA_threshold_backward(*args: Any) -> Any:
     """threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['threshold_backward'](op, *args[:3])
     IMPL_FUNCTIONS['threshold_backward_out'](op, *args[:3], *op.outputs_)
@@ -3806,7 +3806,7 @@ def wrapper_CUDA_slow_conv_transpose2d_out(*args: Any) -> Any:
 def wrapper_CUDA_slow_conv_transpose2d(*args: Any) -> Any:
     """slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_CUDA_slow_conv_transpose2d')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
     IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cuda'](op, *args[:8], *op.outputs_)
@@ -3830,7 +3830,7 @@ def wrapper_CUDA_adaptive_max_pool2d_out(*args: Any) -> Any:
         legacy="CUDAType::adaptive_max_pool2d")
 def wrapper_CUDA_adaptive_max_pool2d(*args: Any) -> Any:
     """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
     IMPL_FUNCTIONS['adaptive_max_pool2d_out_cuda'](op, *args[:2], *op.outputs_)
@@ -3855,7 +3855,7 @@ def wrapper_CUDA_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
 def wrapper_CUDA_adaptive_max_pool2d_backward(*args: Any) -> Any:
     """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool2d_backward')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
     IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cuda'](op, *args[:3], *op.outputs_)
@@ -3879,7 +3879,7 @@ def wrapper_CUDA_adaptive_max_pool3d_out(*args: Any) -> Any:
         legacy="CUDAType::adaptive_max_pool3d")
 def wrapper_CUDA_adaptive_max_pool3d(*args: Any) -> Any:
     """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
-    op = StructuredKernel([Tensor(), Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
     IMPL_FUNCTIONS['adaptive_max_pool3d_out_cuda'](op, *args[:2], *op.outputs_)
@@ -3904,7 +3904,7 @@ def wrapper_CUDA_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
 def wrapper_CUDA_adaptive_max_pool3d_backward(*args: Any) -> Any:
     """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool3d_backward')
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
     IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cuda'](op, *args[:3], *op.outputs_)
@@ -3928,7 +3928,7 @@ def wrapper_CUDA_upsample_linear1d_out(*args: Any) -> Any:
         legacy="CUDAType::upsample_linear1d")
 def wrapper_CUDA_upsample_linear1d(*args: Any) -> Any:
     """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
     IMPL_FUNCTIONS['upsample_linear1d_out_cuda'](op, *args[:4], *op.outputs_)
@@ -3952,7 +3952,7 @@ def wrapper_CUDA_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::upsample_linear1d_backward")
 def wrapper_CUDA_upsample_linear1d_backward(*args: Any) -> Any:
     """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_linear1d_backward_out_cuda'](op, *args[:5], *op.outputs_)
@@ -3976,7 +3976,7 @@ def wrapper_CUDA_upsample_bilinear2d_out(*args: Any) -> Any:
         legacy="CUDAType::upsample_bilinear2d")
 def wrapper_CUDA_upsample_bilinear2d(*args: Any) -> Any:
     """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_bilinear2d_out_cuda'](op, *args[:5], *op.outputs_)
@@ -4000,7 +4000,7 @@ def wrapper_CUDA_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::upsample_bilinear2d_backward")
 def wrapper_CUDA_upsample_bilinear2d_backward(*args: Any) -> Any:
     """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
     IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
@@ -4024,7 +4024,7 @@ def wrapper_CUDA_upsample_bicubic2d_out(*args: Any) -> Any:
         legacy="CUDAType::upsample_bicubic2d")
 def wrapper_CUDA_upsample_bicubic2d(*args: Any) -> Any:
     """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_bicubic2d_out_cuda'](op, *args[:5], *op.outputs_)
@@ -4048,7 +4048,7 @@ def wrapper_CUDA_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::upsample_bicubic2d_backward")
 def wrapper_CUDA_upsample_bicubic2d_backward(*args: Any) -> Any:
     """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
     IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
@@ -4072,7 +4072,7 @@ def wrapper_CUDA__upsample_bilinear2d_aa_out(*args: Any) -> Any:
         legacy="CUDAType::_upsample_bilinear2d_aa")
 def wrapper_CUDA__upsample_bilinear2d_aa(*args: Any) -> Any:
     """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
     IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
@@ -4096,7 +4096,7 @@ def wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::_upsample_bilinear2d_aa_backward")
 def wrapper_CUDA__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
     """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
     IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
@@ -4120,7 +4120,7 @@ def wrapper_CUDA__upsample_bicubic2d_aa_out(*args: Any) -> Any:
         legacy="CUDAType::_upsample_bicubic2d_aa")
 def wrapper_CUDA__upsample_bicubic2d_aa(*args: Any) -> Any:
     """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
     IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
@@ -4144,7 +4144,7 @@ def wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::_upsample_bicubic2d_aa_backward")
 def wrapper_CUDA__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
     """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
     IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
@@ -4168,7 +4168,7 @@ def wrapper_CUDA_upsample_trilinear3d_out(*args: Any) -> Any:
         legacy="CUDAType::upsample_trilinear3d")
 def wrapper_CUDA_upsample_trilinear3d(*args: Any) -> Any:
     """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
     IMPL_FUNCTIONS['upsample_trilinear3d_out_cuda'](op, *args[:6], *op.outputs_)
@@ -4192,7 +4192,7 @@ def wrapper_CUDA_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::upsample_trilinear3d_backward")
 def wrapper_CUDA_upsample_trilinear3d_backward(*args: Any) -> Any:
     """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
     IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cuda'](op, *args[:7], *op.outputs_)
@@ -4216,7 +4216,7 @@ def wrapper_CUDA_upsample_nearest1d_out(*args: Any) -> Any:
         legacy="CUDAType::upsample_nearest1d")
 def wrapper_CUDA_upsample_nearest1d(*args: Any) -> Any:
     """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
     IMPL_FUNCTIONS['upsample_nearest1d_out_cuda'](op, *args[:3], *op.outputs_)
@@ -4240,7 +4240,7 @@ def wrapper_CUDA_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::upsample_nearest1d_backward")
 def wrapper_CUDA_upsample_nearest1d_backward(*args: Any) -> Any:
     """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
     IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
@@ -4264,7 +4264,7 @@ def wrapper_CUDA_upsample_nearest2d_out(*args: Any) -> Any:
         legacy="CUDAType::upsample_nearest2d")
 def wrapper_CUDA_upsample_nearest2d(*args: Any) -> Any:
     """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
     IMPL_FUNCTIONS['upsample_nearest2d_out_cuda'](op, *args[:4], *op.outputs_)
@@ -4288,7 +4288,7 @@ def wrapper_CUDA_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::upsample_nearest2d_backward")
 def wrapper_CUDA_upsample_nearest2d_backward(*args: Any) -> Any:
     """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
@@ -4312,7 +4312,7 @@ def wrapper_CUDA_upsample_nearest3d_out(*args: Any) -> Any:
         legacy="CUDAType::upsample_nearest3d")
 def wrapper_CUDA_upsample_nearest3d(*args: Any) -> Any:
     """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
     IMPL_FUNCTIONS['upsample_nearest3d_out_cuda'](op, *args[:5], *op.outputs_)
@@ -4336,7 +4336,7 @@ def wrapper_CUDA_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
         legacy="CUDAType::upsample_nearest3d_backward")
 def wrapper_CUDA_upsample_nearest3d_backward(*args: Any) -> Any:
     """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
     IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
@@ -4360,7 +4360,7 @@ def wrapper_CUDA__upsample_nearest_exact1d_out(*args: Any) -> Any:
         legacy="CUDAType::_upsample_nearest_exact1d")
 def wrapper_CUDA__upsample_nearest_exact1d(*args: Any) -> Any:
     """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
     IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cuda'](op, *args[:3], *op.outputs_)
@@ -4384,7 +4384,7 @@ def wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> An
         legacy="CUDAType::_upsample_nearest_exact1d_backward")
 def wrapper_CUDA__upsample_nearest_exact1d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
     IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
@@ -4408,7 +4408,7 @@ def wrapper_CUDA__upsample_nearest_exact2d_out(*args: Any) -> Any:
         legacy="CUDAType::_upsample_nearest_exact2d")
 def wrapper_CUDA__upsample_nearest_exact2d(*args: Any) -> Any:
     """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
     IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cuda'](op, *args[:4], *op.outputs_)
@@ -4432,7 +4432,7 @@ def wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> An
         legacy="CUDAType::_upsample_nearest_exact2d_backward")
 def wrapper_CUDA__upsample_nearest_exact2d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
     IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
@@ -4456,7 +4456,7 @@ def wrapper_CUDA__upsample_nearest_exact3d_out(*args: Any) -> Any:
         legacy="CUDAType::_upsample_nearest_exact3d")
 def wrapper_CUDA__upsample_nearest_exact3d(*args: Any) -> Any:
     """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
     IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cuda'](op, *args[:5], *op.outputs_)
@@ -4480,7 +4480,7 @@ def wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> An
         legacy="CUDAType::_upsample_nearest_exact3d_backward")
 def wrapper_CUDA__upsample_nearest_exact3d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
     IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
@@ -4503,7 +4503,7 @@ def wrapper_CUDA_ceil_out(*args: Any) -> Any:
         legacy="CUDAType::ceil")
 def wrapper_CUDA_ceil(*args: Any) -> Any:
     """ceil(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ceil'](op, *args[:1])
     IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
@@ -4536,7 +4536,7 @@ def wrapper_CUDA_erf_out(*args: Any) -> Any:
         legacy="CUDAType::erf")
 def wrapper_CUDA_erf(*args: Any) -> Any:
     """erf(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['erf'](op, *args[:1])
     IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
@@ -4569,7 +4569,7 @@ def wrapper_CUDA_erfc_out(*args: Any) -> Any:
         legacy="CUDAType::erfc")
 def wrapper_CUDA_erfc(*args: Any) -> Any:
     """erfc(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['erfc'](op, *args[:1])
     IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
@@ -4602,7 +4602,7 @@ def wrapper_CUDA_exp2_out(*args: Any) -> Any:
         legacy="CUDAType::exp2")
 def wrapper_CUDA_exp2(*args: Any) -> Any:
     """exp2(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['exp2'](op, *args[:1])
     IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
@@ -4635,7 +4635,7 @@ def wrapper_CUDA_floor_out(*args: Any) -> Any:
         legacy="CUDAType::floor")
 def wrapper_CUDA_floor(*args: Any) -> Any:
     """floor(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['floor'](op, *args[:1])
     IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
@@ -4668,7 +4668,7 @@ def wrapper_CUDA_log10_out(*args: Any) -> Any:
         legacy="CUDAType::log10")
 def wrapper_CUDA_log10(*args: Any) -> Any:
     """log10(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log10'](op, *args[:1])
     IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
@@ -4701,7 +4701,7 @@ def wrapper_CUDA_log2_out(*args: Any) -> Any:
         legacy="CUDAType::log2")
 def wrapper_CUDA_log2(*args: Any) -> Any:
     """log2(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log2'](op, *args[:1])
     IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
@@ -4734,7 +4734,7 @@ def wrapper_CUDA_round_out(*args: Any) -> Any:
         legacy="CUDAType::round")
 def wrapper_CUDA_round(*args: Any) -> Any:
     """round(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['round'](op, *args[:1])
     IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
@@ -4767,7 +4767,7 @@ def wrapper_CUDA_round_decimals_out(*args: Any) -> Any:
         legacy="CUDAType::round")
 def wrapper_CUDA_round_decimals(*args: Any) -> Any:
     """round.decimals(Tensor self, *, int decimals) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['round.decimals'](op, *args[:2])
     IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
@@ -4800,7 +4800,7 @@ def wrapper_CUDA_rsqrt_out(*args: Any) -> Any:
         legacy="CUDAType::rsqrt")
 def wrapper_CUDA_rsqrt(*args: Any) -> Any:
     """rsqrt(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['rsqrt'](op, *args[:1])
     IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
@@ -4833,7 +4833,7 @@ def wrapper_CUDA_sinc_out(*args: Any) -> Any:
         legacy="CUDAType::sinc")
 def wrapper_CUDA_sinc(*args: Any) -> Any:
     """sinc(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sinc'](op, *args[:1])
     IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
@@ -4866,7 +4866,7 @@ def wrapper_CUDA_tan_out(*args: Any) -> Any:
         legacy="CUDAType::tan")
 def wrapper_CUDA_tan(*args: Any) -> Any:
     """tan(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['tan'](op, *args[:1])
     IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
@@ -4899,7 +4899,7 @@ def wrapper_CUDA_trunc_out(*args: Any) -> Any:
         legacy="CUDAType::trunc")
 def wrapper_CUDA_trunc(*args: Any) -> Any:
     """trunc(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['trunc'](op, *args[:1])
     IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
@@ -4932,7 +4932,7 @@ def wrapper_CUDA_signbit_out(*args: Any) -> Any:
         legacy="CUDAType::signbit")
 def wrapper_CUDA_signbit(*args: Any) -> Any:
     """signbit(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['signbit'](op, *args[:1])
     IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
@@ -4955,7 +4955,7 @@ def wrapper_CUDA_copysign_out(*args: Any) -> Any:
         legacy="CUDAType::copysign")
 def wrapper_CUDA_copysign_Tensor(*args: Any) -> Any:
     """copysign.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
@@ -4988,7 +4988,7 @@ def wrapper_CUDA_logaddexp_out(*args: Any) -> Any:
         legacy="CUDAType::logaddexp")
 def wrapper_CUDA_logaddexp(*args: Any) -> Any:
     """logaddexp(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['logaddexp'](op, *args[:2])
     IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
@@ -5011,7 +5011,7 @@ def wrapper_CUDA_xlogy_OutTensor(*args: Any) -> Any:
         legacy="CUDAType::xlogy")
 def wrapper_CUDA_xlogy_Tensor(*args: Any) -> Any:
     """xlogy.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
@@ -5044,7 +5044,7 @@ def wrapper_CUDA_heaviside_out(*args: Any) -> Any:
         legacy="CUDAType::heaviside")
 def wrapper_CUDA_heaviside(*args: Any) -> Any:
     """heaviside(Tensor self, Tensor values) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['heaviside'](op, *args[:2])
     IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
@@ -5087,7 +5087,7 @@ def wrapper_CUDA_atan2_(*args: Any) -> Any:
         legacy="CUDAType::atan2")
 def wrapper_CUDA_atan2(*args: Any) -> Any:
     """atan2(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['atan2'](op, *args[:2])
     IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
@@ -5110,7 +5110,7 @@ def wrapper_CUDA_fmod_Tensor_out(*args: Any) -> Any:
         legacy="CUDAType::fmod")
 def wrapper_CUDA_fmod_Tensor(*args: Any) -> Any:
     """fmod.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
     IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
@@ -5143,7 +5143,7 @@ def wrapper_CUDA_fmin_out(*args: Any) -> Any:
         legacy="CUDAType::fmin")
 def wrapper_CUDA_fmin(*args: Any) -> Any:
     """fmin(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['fmin'](op, *args[:2])
     IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
@@ -5166,7 +5166,7 @@ def wrapper_CUDA_fmax_out(*args: Any) -> Any:
         legacy="CUDAType::fmax")
 def wrapper_CUDA_fmax(*args: Any) -> Any:
     """fmax(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['fmax'](op, *args[:2])
     IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
@@ -5189,7 +5189,7 @@ def wrapper_CUDA_isposinf_out(*args: Any) -> Any:
         legacy="CUDAType::isposinf")
 def wrapper_CUDA_isposinf(*args: Any) -> Any:
     """isposinf(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['isposinf'](op, *args[:1])
     IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
@@ -5212,7 +5212,7 @@ def wrapper_CUDA_isneginf_out(*args: Any) -> Any:
         legacy="CUDAType::isneginf")
 def wrapper_CUDA_isneginf(*args: Any) -> Any:
     """isneginf(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['isneginf'](op, *args[:1])
     IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
@@ -5235,7 +5235,7 @@ def wrapper_CUDA_lgamma_out(*args: Any) -> Any:
         legacy="CUDAType::lgamma")
 def wrapper_CUDA_lgamma(*args: Any) -> Any:
     """lgamma(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lgamma'](op, *args[:1])
     IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
@@ -5268,7 +5268,7 @@ def wrapper_CUDA_digamma_out(*args: Any) -> Any:
         legacy="CUDAType::digamma")
 def wrapper_CUDA_digamma(*args: Any) -> Any:
     """digamma(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['digamma'](op, *args[:1])
     IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
@@ -5301,7 +5301,7 @@ def wrapper_CUDA_erfinv_out(*args: Any) -> Any:
         legacy="CUDAType::erfinv")
 def wrapper_CUDA_erfinv(*args: Any) -> Any:
     """erfinv(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['erfinv'](op, *args[:1])
     IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
@@ -5334,7 +5334,7 @@ def wrapper_CUDA_i0_out(*args: Any) -> Any:
         legacy="CUDAType::i0")
 def wrapper_CUDA_i0(*args: Any) -> Any:
     """i0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['i0'](op, *args[:1])
     IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
@@ -5367,7 +5367,7 @@ def wrapper_CUDA_polygamma_out(*args: Any) -> Any:
         legacy="CUDAType::polygamma")
 def wrapper_CUDA_polygamma(*args: Any) -> Any:
     """polygamma(int n, Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['polygamma'](op, *args[:2])
     IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
@@ -5390,7 +5390,7 @@ def wrapper_CUDA_special_entr_out(*args: Any) -> Any:
         legacy="CUDAType::special_entr")
 def wrapper_CUDA_special_entr(*args: Any) -> Any:
     """special_entr(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_entr'](op, *args[:1])
     IMPL_FUNCTIONS['special_entr_out'](op, *args[:1], *op.outputs_)
@@ -5413,7 +5413,7 @@ def wrapper_CUDA_special_ndtri_out(*args: Any) -> Any:
         legacy="CUDAType::special_ndtri")
 def wrapper_CUDA_special_ndtri(*args: Any) -> Any:
     """special_ndtri(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_ndtri'](op, *args[:1])
     IMPL_FUNCTIONS['special_ndtri_out'](op, *args[:1], *op.outputs_)
@@ -5436,7 +5436,7 @@ def wrapper_CUDA_special_i0e_out(*args: Any) -> Any:
         legacy="CUDAType::special_i0e")
 def wrapper_CUDA_special_i0e(*args: Any) -> Any:
     """special_i0e(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_i0e'](op, *args[:1])
     IMPL_FUNCTIONS['special_i0e_out'](op, *args[:1], *op.outputs_)
@@ -5459,7 +5459,7 @@ def wrapper_CUDA_special_i1_out(*args: Any) -> Any:
         legacy="CUDAType::special_i1")
 def wrapper_CUDA_special_i1(*args: Any) -> Any:
     """special_i1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_i1'](op, *args[:1])
     IMPL_FUNCTIONS['special_i1_out'](op, *args[:1], *op.outputs_)
@@ -5482,7 +5482,7 @@ def wrapper_CUDA_special_i1e_out(*args: Any) -> Any:
         legacy="CUDAType::special_i1e")
 def wrapper_CUDA_special_i1e(*args: Any) -> Any:
     """special_i1e(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_i1e'](op, *args[:1])
     IMPL_FUNCTIONS['special_i1e_out'](op, *args[:1], *op.outputs_)
@@ -5505,7 +5505,7 @@ def wrapper_CUDA_special_xlog1py_out(*args: Any) -> Any:
         legacy="CUDAType::special_xlog1py")
 def wrapper_CUDA_special_xlog1py(*args: Any) -> Any:
     """special_xlog1py(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_xlog1py'](op, *args[:2])
     IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
@@ -5528,7 +5528,7 @@ def wrapper_CUDA_special_zeta_out(*args: Any) -> Any:
         legacy="CUDAType::special_zeta")
 def wrapper_CUDA_special_zeta(*args: Any) -> Any:
     """special_zeta(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_zeta'](op, *args[:2])
     IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
@@ -5551,7 +5551,7 @@ def wrapper_CUDA_special_bessel_j0_out(*args: Any) -> Any:
         legacy="CUDAType::special_bessel_j0")
 def wrapper_CUDA_special_bessel_j0(*args: Any) -> Any:
     """special_bessel_j0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
     IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
@@ -5574,7 +5574,7 @@ def wrapper_CUDA_special_bessel_j1_out(*args: Any) -> Any:
         legacy="CUDAType::special_bessel_j1")
 def wrapper_CUDA_special_bessel_j1(*args: Any) -> Any:
     """special_bessel_j1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
     IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
@@ -5597,7 +5597,7 @@ def wrapper_CUDA_special_modified_bessel_i0_out(*args: Any) -> Any:
         legacy="CUDAType::special_modified_bessel_i0")
 def wrapper_CUDA_special_modified_bessel_i0(*args: Any) -> Any:
     """special_modified_bessel_i0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
     IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
@@ -5620,7 +5620,7 @@ def wrapper_CUDA_special_modified_bessel_i1_out(*args: Any) -> Any:
         legacy="CUDAType::special_modified_bessel_i1")
 def wrapper_CUDA_special_modified_bessel_i1(*args: Any) -> Any:
     """special_modified_bessel_i1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
     IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
@@ -5643,7 +5643,7 @@ def wrapper_CUDA_special_modified_bessel_k0_out(*args: Any) -> Any:
         legacy="CUDAType::special_modified_bessel_k0")
 def wrapper_CUDA_special_modified_bessel_k0(*args: Any) -> Any:
     """special_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
     IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
@@ -5666,7 +5666,7 @@ def wrapper_CUDA_special_modified_bessel_k1_out(*args: Any) -> Any:
         legacy="CUDAType::special_modified_bessel_k1")
 def wrapper_CUDA_special_modified_bessel_k1(*args: Any) -> Any:
     """special_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
     IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
@@ -5689,7 +5689,7 @@ def wrapper_CUDA_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
         legacy="CUDAType::special_scaled_modified_bessel_k0")
 def wrapper_CUDA_special_scaled_modified_bessel_k0(*args: Any) -> Any:
     """special_scaled_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
     IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
@@ -5712,7 +5712,7 @@ def wrapper_CUDA_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
         legacy="CUDAType::special_scaled_modified_bessel_k1")
 def wrapper_CUDA_special_scaled_modified_bessel_k1(*args: Any) -> Any:
     """special_scaled_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
     IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
@@ -5735,7 +5735,7 @@ def wrapper_CUDA_special_spherical_bessel_j0_out(*args: Any) -> Any:
         legacy="CUDAType::special_spherical_bessel_j0")
 def wrapper_CUDA_special_spherical_bessel_j0(*args: Any) -> Any:
     """special_spherical_bessel_j0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
     IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
@@ -5758,7 +5758,7 @@ def wrapper_CUDA_special_bessel_y0_out(*args: Any) -> Any:
         legacy="CUDAType::special_bessel_y0")
 def wrapper_CUDA_special_bessel_y0(*args: Any) -> Any:
     """special_bessel_y0(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
     IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
@@ -5781,7 +5781,7 @@ def wrapper_CUDA_special_bessel_y1_out(*args: Any) -> Any:
         legacy="CUDAType::special_bessel_y1")
 def wrapper_CUDA_special_bessel_y1(*args: Any) -> Any:
     """special_bessel_y1(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
     IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
@@ -5804,7 +5804,7 @@ def wrapper_CUDA_special_airy_ai_out(*args: Any) -> Any:
         legacy="CUDAType::special_airy_ai")
 def wrapper_CUDA_special_airy_ai(*args: Any) -> Any:
     """special_airy_ai(Tensor x) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_airy_ai'](op, *args[:1])
     IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
@@ -5827,7 +5827,7 @@ def wrapper_CUDA_igamma_out(*args: Any) -> Any:
         legacy="CUDAType::igamma")
 def wrapper_CUDA_igamma(*args: Any) -> Any:
     """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['igamma'](op, *args[:2])
     IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
@@ -5860,7 +5860,7 @@ def wrapper_CUDA_igammac_out(*args: Any) -> Any:
         legacy="CUDAType::igammac")
 def wrapper_CUDA_igammac(*args: Any) -> Any:
     """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['igammac'](op, *args[:2])
     IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
@@ -5893,7 +5893,7 @@ def wrapper_CUDA_special_erfcx_out(*args: Any) -> Any:
         legacy="CUDAType::special_erfcx")
 def wrapper_CUDA_special_erfcx(*args: Any) -> Any:
     """special_erfcx(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_erfcx'](op, *args[:1])
     IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
@@ -5916,7 +5916,7 @@ def wrapper_CUDA_special_log_ndtr_out(*args: Any) -> Any:
         legacy="CUDAType::special_log_ndtr")
 def wrapper_CUDA_special_log_ndtr(*args: Any) -> Any:
     """special_log_ndtr(Tensor self) -> Tensor (functional)"""
-    op = StructuredKernel([Tensor()])
+    op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
     IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)

@@ -12,7 +12,7 @@ from typing import Any
 
 from tensortrace.aten.codegen import MetaStructuredKernel, check_devices
 from tensortrace.aten.native.registry import META_FUNCTIONS
-from tensortrace.aten.tensor_body import Tensor
+from tensortrace.aten.tensor_iterator_operands import UNDEFINED_TENSOR
 from tensortrace.trace import traced
 
 REGISTER_META = "build/aten/src/ATen/RegisterMeta.cpp"
@@ -33,7 +33,7 @@ def wrapper_Meta_add_out(*args: Any) -> Any:
         legacy="MetaType::add")
 def wrapper_Meta_add_Tensor(*args: Any) -> Any:
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['add.Tensor'](op, *args[:3])
     return op.outputs_[0]
@@ -65,7 +65,7 @@ def wrapper_Meta_cat_out(*args: Any) -> Any:
 def wrapper_Meta_cat(*args: Any) -> Any:
     """cat(Tensor[] tensors, int dim=0) -> Tensor (functional)"""
     check_devices(args, ((0, 'tensors'),), 'wrapper_Meta_cat')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cat'](op, *args[:2])
     return op.outputs_[0]
@@ -86,7 +86,7 @@ def wrapper_Meta_sub_out(*args: Any) -> Any:
         legacy="MetaType::sub")
 def wrapper_Meta_sub_Tensor(*args: Any) -> Any:
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sub.Tensor'](op, *args[:3])
     return op.outputs_[0]
@@ -116,7 +116,7 @@ def wrapper_Meta_mul_out(*args: Any) -> Any:
         legacy="MetaType::mul")
 def wrapper_Meta_mul_Tensor(*args: Any) -> Any:
     """mul.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mul.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -146,7 +146,7 @@ def wrapper_Meta_div_out(*args: Any) -> Any:
         legacy="MetaType::div")
 def wrapper_Meta_div_Tensor(*args: Any) -> Any:
     """div.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['div.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -176,7 +176,7 @@ def wrapper_Meta_div_out_mode(*args: Any) -> Any:
         legacy="MetaType::div")
 def wrapper_Meta_div_Tensor_mode(*args: Any) -> Any:
     """div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
     return op.outputs_[0]
@@ -206,7 +206,7 @@ def wrapper_Meta_remainder_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::remainder")
 def wrapper_Meta_remainder_Tensor(*args: Any) -> Any:
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -236,7 +236,7 @@ def wrapper_Meta_maximum_out(*args: Any) -> Any:
         legacy="MetaType::maximum")
 def wrapper_Meta_maximum(*args: Any) -> Any:
     """maximum(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['maximum'](op, *args[:2])
     return op.outputs_[0]
@@ -257,7 +257,7 @@ def wrapper_Meta_minimum_out(*args: Any) -> Any:
         legacy="MetaType::minimum")
 def wrapper_Meta_minimum(*args: Any) -> Any:
     """minimum(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['minimum'](op, *args[:2])
     return op.outputs_[0]
@@ -278,7 +278,7 @@ def wrapper_Meta_eq_Scalar_out(*args: Any) -> Any:
         legacy="MetaType::eq")
 def wrapper_Meta_eq_Scalar(*args: Any) -> Any:
     """eq.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['eq.Scalar'](op, *args[:2])
     return op.outputs_[0]
@@ -308,7 +308,7 @@ def wrapper_Meta_eq_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::eq")
 def wrapper_Meta_eq_Tensor(*args: Any) -> Any:
     """eq.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['eq.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -338,7 +338,7 @@ def wrapper_Meta_ne_Scalar_out(*args: Any) -> Any:
         legacy="MetaType::ne")
 def wrapper_Meta_ne_Scalar(*args: Any) -> Any:
     """ne.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ne.Scalar'](op, *args[:2])
     return op.outputs_[0]
@@ -368,7 +368,7 @@ def wrapper_Meta_ne_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::ne")
 def wrapper_Meta_ne_Tensor(*args: Any) -> Any:
     """ne.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ne.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -398,7 +398,7 @@ def wrapper_Meta_lt_Scalar_out(*args: Any) -> Any:
         legacy="MetaType::lt")
 def wrapper_Meta_lt_Scalar(*args: Any) -> Any:
     """lt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lt.Scalar'](op, *args[:2])
     return op.outputs_[0]
@@ -428,7 +428,7 @@ def wrapper_Meta_lt_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::lt")
 def wrapper_Meta_lt_Tensor(*args: Any) -> Any:
     """lt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lt.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -458,7 +458,7 @@ def wrapper_Meta_le_Scalar_out(*args: Any) -> Any:
         legacy="MetaType::le")
 def wrapper_Meta_le_Scalar(*args: Any) -> Any:
     """le.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['le.Scalar'](op, *args[:2])
     return op.outputs_[0]
@@ -488,7 +488,7 @@ def wrapper_Meta_le_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::le")
 def wrapper_Meta_le_Tensor(*args: Any) -> Any:
     """le.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['le.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -518,7 +518,7 @@ def wrapper_Meta_gt_Scalar_out(*args: Any) -> Any:
         legacy="MetaType::gt")
 def wrapper_Meta_gt_Scalar(*args: Any) -> Any:
     """gt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gt.Scalar'](op, *args[:2])
     return op.outputs_[0]
@@ -548,7 +548,7 @@ def wrapper_Meta_gt_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::gt")
 def wrapper_Meta_gt_Tensor(*args: Any) -> Any:
     """gt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gt.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -578,7 +578,7 @@ def wrapper_Meta_ge_Scalar_out(*args: Any) -> Any:
         legacy="MetaType::ge")
 def wrapper_Meta_ge_Scalar(*args: Any) -> Any:
     """ge.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ge.Scalar'](op, *args[:2])
     return op.outputs_[0]
@@ -608,7 +608,7 @@ def wrapper_Meta_ge_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::ge")
 def wrapper_Meta_ge_Tensor(*args: Any) -> Any:
     """ge.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ge.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -638,7 +638,7 @@ def wrapper_Meta_bitwise_and_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::bitwise_and")
 def wrapper_Meta_bitwise_and_Tensor(*args: Any) -> Any:
     """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -668,7 +668,7 @@ def wrapper_Meta_bitwise_or_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::bitwise_or")
 def wrapper_Meta_bitwise_or_Tensor(*args: Any) -> Any:
     """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -698,7 +698,7 @@ def wrapper_Meta_pow_Tensor_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::pow")
 def wrapper_Meta_pow_Tensor_Tensor(*args: Any) -> Any:
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -728,7 +728,7 @@ def wrapper_Meta_pow_Scalar_out(*args: Any) -> Any:
         legacy="MetaType::pow")
 def wrapper_Meta_pow_Scalar(*args: Any) -> Any:
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['pow.Scalar'](op, *args[:2])
     return op.outputs_[0]
@@ -749,7 +749,7 @@ def wrapper_Meta_pow_Tensor_Scalar_out(*args: Any) -> Any:
         legacy="MetaType::pow")
 def wrapper_Meta_pow_Tensor_Scalar(*args: Any) -> Any:
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
     return op.outputs_[0]
@@ -779,7 +779,7 @@ def wrapper_Meta_neg_out(*args: Any) -> Any:
         legacy="MetaType::neg")
 def wrapper_Meta_neg(*args: Any) -> Any:
     """neg(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['neg'](op, *args[:1])
     return op.outputs_[0]
@@ -809,7 +809,7 @@ def wrapper_Meta_exp_out(*args: Any) -> Any:
         legacy="MetaType::exp")
 def wrapper_Meta_exp(*args: Any) -> Any:
     """exp(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['exp'](op, *args[:1])
     return op.outputs_[0]
@@ -839,7 +839,7 @@ def wrapper_Meta_log_out(*args: Any) -> Any:
         legacy="MetaType::log")
 def wrapper_Meta_log(*args: Any) -> Any:
     """log(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log'](op, *args[:1])
     return op.outputs_[0]
@@ -869,7 +869,7 @@ def wrapper_Meta_sqrt_out(*args: Any) -> Any:
         legacy="MetaType::sqrt")
 def wrapper_Meta_sqrt(*args: Any) -> Any:
     """sqrt(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sqrt'](op, *args[:1])
     return op.outputs_[0]
@@ -899,7 +899,7 @@ def wrapper_Meta_sin_out(*args: Any) -> Any:
         legacy="MetaType::sin")
 def wrapper_Meta_sin(*args: Any) -> Any:
     """sin(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sin'](op, *args[:1])
     return op.outputs_[0]
@@ -929,7 +929,7 @@ def wrapper_Meta_cos_out(*args: Any) -> Any:
         legacy="MetaType::cos")
 def wrapper_Meta_cos(*args: Any) -> Any:
     """cos(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cos'](op, *args[:1])
     return op.outputs_[0]
@@ -959,7 +959,7 @@ def wrapper_Meta_tanh_out(*args: Any) -> Any:
         legacy="MetaType::tanh")
 def wrapper_Meta_tanh(*args: Any) -> Any:
     """tanh(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['tanh'](op, *args[:1])
     return op.outputs_[0]
@@ -989,7 +989,7 @@ def wrapper_Meta_sigmoid_out(*args: Any) -> Any:
         legacy="MetaType::sigmoid")
 def wrapper_Meta_sigmoid(*args: Any) -> Any:
     """sigmoid(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sigmoid'](op, *args[:1])
     return op.outputs_[0]
@@ -1019,7 +1019,7 @@ def wrapper_Meta_reciprocal_out(*args: Any) -> Any:
         legacy="MetaType::reciprocal")
 def wrapper_Meta_reciprocal(*args: Any) -> Any:
     """reciprocal(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['reciprocal'](op, *args[:1])
     return op.outputs_[0]
@@ -1049,7 +1049,7 @@ def wrapper_Meta_bitwise_not_out(*args: Any) -> Any:
         legacy="MetaType::bitwise_not")
 def wrapper_Meta_bitwise_not(*args: Any) -> Any:
     """bitwise_not(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_not'](op, *args[:1])
     return op.outputs_[0]
@@ -1079,7 +1079,7 @@ def wrapper_Meta_elu_out(*args: Any) -> Any:
         legacy="MetaType::elu")
 def wrapper_Meta_elu(*args: Any) -> Any:
     """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['elu'](op, *args[:4])
     return op.outputs_[0]
@@ -1109,7 +1109,7 @@ def wrapper_Meta_elu_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::elu_backward")
 def wrapper_Meta_elu_backward(*args: Any) -> Any:
     """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['elu_backward'](op, *args[:6])
     return op.outputs_[0]
@@ -1130,7 +1130,7 @@ def wrapper_Meta_glu_out(*args: Any) -> Any:
         legacy="MetaType::glu")
 def wrapper_Meta_glu(*args: Any) -> Any:
     """glu(Tensor self, int dim=-1) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['glu'](op, *args[:2])
     return op.outputs_[0]
@@ -1151,7 +1151,7 @@ def wrapper_Meta_leaky_relu_out(*args: Any) -> Any:
         legacy="MetaType::leaky_relu")
 def wrapper_Meta_leaky_relu(*args: Any) -> Any:
     """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['leaky_relu'](op, *args[:2])
     return op.outputs_[0]
@@ -1181,7 +1181,7 @@ def wrapper_Meta_leaky_relu_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::leaky_relu_backward")
 def wrapper_Meta_leaky_relu_backward(*args: Any) -> Any:
     """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
     return op.outputs_[0]
@@ -1202,7 +1202,7 @@ def wrapper_Meta_softplus_out(*args: Any) -> Any:
         legacy="MetaType::softplus")
 def wrapper_Meta_softplus(*args: Any) -> Any:
     """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softplus'](op, *args[:3])
     return op.outputs_[0]
@@ -1223,7 +1223,7 @@ def wrapper_Meta_softplus_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::softplus_backward")
 def wrapper_Meta_softplus_backward(*args: Any) -> Any:
     """softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softplus_backward'](op, *args[:4])
     return op.outputs_[0]
@@ -1244,7 +1244,7 @@ def wrapper_Meta_hardsigmoid_out(*args: Any) -> Any:
         legacy="MetaType::hardsigmoid")
 def wrapper_Meta_hardsigmoid(*args: Any) -> Any:
     """hardsigmoid(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardsigmoid'](op, *args[:1])
     return op.outputs_[0]
@@ -1274,7 +1274,7 @@ def wrapper_Meta_hardsigmoid_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::hardsigmoid_backward")
 def wrapper_Meta_hardsigmoid_backward(*args: Any) -> Any:
     """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
     return op.outputs_[0]
@@ -1295,7 +1295,7 @@ def wrapper_Meta_threshold_out(*args: Any) -> Any:
         legacy="MetaType::threshold")
 def wrapper_Meta_threshold(*args: Any) -> Any:
     """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['threshold'](op, *args[:3])
     return op.outputs_[0]
@@ -1325,7 +1325,7 @@ def wrapper_Meta_softshrink_out(*args: Any) -> Any:
         legacy="MetaType::softshrink")
 def wrapper_Meta_softshrink(*args: Any) -> Any:
     """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softshrink'](op, *args[:2])
     return op.outputs_[0]
@@ -1346,7 +1346,7 @@ def wrapper_Meta_softshrink_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::softshrink_backward")
 def wrapper_Meta_softshrink_backward(*args: Any) -> Any:
     """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['softshrink_backward'](op, *args[:3])
     return op.outputs_[0]
@@ -1367,7 +1367,7 @@ def wrapper_Meta_hardshrink_out(*args: Any) -> Any:
         legacy="MetaType::hardshrink")
 def wrapper_Meta_hardshrink(*args: Any) -> Any:
     """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardshrink'](op, *args[:2])
     return op.outputs_[0]
@@ -1388,7 +1388,7 @@ def wrapper_Meta_hardshrink_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::hardshrink_backward")
 def wrapper_Meta_hardshrink_backward(*args: Any) -> Any:
     """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
     return op.outputs_[0]
@@ -1418,7 +1418,7 @@ def wrapper_Meta_gelu_(*args: Any) -> Any:
         legacy="MetaType::gelu")
 def wrapper_Meta_gelu(*args: Any) -> Any:
     """gelu(Tensor self, *, str approximate='none') -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gelu'](op, *args[:2])
     return op.outputs_[0]
@@ -1439,7 +1439,7 @@ def wrapper_Meta_gelu_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::gelu_backward")
 def wrapper_Meta_gelu_backward(*args: Any) -> Any:
     """gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['gelu_backward'](op, *args[:3])
     return op.outputs_[0]
@@ -1460,7 +1460,7 @@ def wrapper_Meta_silu_out(*args: Any) -> Any:
         legacy="MetaType::silu")
 def wrapper_Meta_silu(*args: Any) -> Any:
     """silu(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['silu'](op, *args[:1])
     return op.outputs_[0]
@@ -1490,7 +1490,7 @@ def wrapper_Meta_silu_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::silu_backward")
 def wrapper_Meta_silu_backward(*args: Any) -> Any:
     """silu_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['silu_backward'](op, *args[:2])
     return op.outputs_[0]
@@ -1511,7 +1511,7 @@ def wrapper_Meta_mish_out(*args: Any) -> Any:
         legacy="MetaType::mish")
 def wrapper_Meta_mish(*args: Any) -> Any:
     """mish(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mish'](op, *args[:1])
     return op.outputs_[0]
@@ -1541,7 +1541,7 @@ def wrapper_Meta_clamp_out(*args: Any) -> Any:
         legacy="MetaType::clamp")
 def wrapper_Meta_clamp(*args: Any) -> Any:
     """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp'](op, *args[:3])
     return op.outputs_[0]
@@ -1571,7 +1571,7 @@ def wrapper_Meta_clamp_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::clamp")
 def wrapper_Meta_clamp_Tensor(*args: Any) -> Any:
     """clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
     return op.outputs_[0]
@@ -1601,7 +1601,7 @@ def wrapper_Meta_clamp_min_out(*args: Any) -> Any:
         legacy="MetaType::clamp_min")
 def wrapper_Meta_clamp_min(*args: Any) -> Any:
     """clamp_min(Tensor self, Scalar min) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_min'](op, *args[:2])
     return op.outputs_[0]
@@ -1631,7 +1631,7 @@ def wrapper_Meta_clamp_min_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::clamp_min")
 def wrapper_Meta_clamp_min_Tensor(*args: Any) -> Any:
     """clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -1661,7 +1661,7 @@ def wrapper_Meta_clamp_max_out(*args: Any) -> Any:
         legacy="MetaType::clamp_max")
 def wrapper_Meta_clamp_max(*args: Any) -> Any:
     """clamp_max(Tensor self, Scalar max) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_max'](op, *args[:2])
     return op.outputs_[0]
@@ -1691,7 +1691,7 @@ def wrapper_Meta_clamp_max_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::clamp_max")
 def wrapper_Meta_clamp_max_Tensor(*args: Any) -> Any:
     """clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -1721,7 +1721,7 @@ def wrapper_Meta_index_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::index")
 def wrapper_Meta_index_Tensor(*args: Any) -> Any:
     """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['index.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -1742,7 +1742,7 @@ def wrapper_Meta_sum_IntList_out(*args: Any) -> Any:
         legacy="MetaType::sum")
 def wrapper_Meta_sum_dim_IntList(*args: Any) -> Any:
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
     return op.outputs_[0]
@@ -1763,7 +1763,7 @@ def wrapper_Meta_mean_out(*args: Any) -> Any:
         legacy="MetaType::mean")
 def wrapper_Meta_mean_dim(*args: Any) -> Any:
     """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mean.dim'](op, *args[:4])
     return op.outputs_[0]
@@ -1784,7 +1784,7 @@ def wrapper_Meta_renorm_out(*args: Any) -> Any:
         legacy="MetaType::renorm")
 def wrapper_Meta_renorm(*args: Any) -> Any:
     """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['renorm'](op, *args[:4])
     return op.outputs_[0]
@@ -1814,7 +1814,7 @@ def wrapper_Meta_prod_int_out(*args: Any) -> Any:
         legacy="MetaType::prod")
 def wrapper_Meta_prod_dim_int(*args: Any) -> Any:
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['prod.dim_int'](op, *args[:4])
     return op.outputs_[0]
@@ -1835,7 +1835,7 @@ def wrapper_Meta_max_dim_max(*args: Any) -> Any:
         legacy="MetaType::max")
 def wrapper_Meta_max_dim(*args: Any) -> Any:
     """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['max.dim'](op, *args[:3])
     return tuple(op.outputs_)
@@ -1856,7 +1856,7 @@ def wrapper_Meta_min_dim_min(*args: Any) -> Any:
         legacy="MetaType::min")
 def wrapper_Meta_min_dim(*args: Any) -> Any:
     """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['min.dim'](op, *args[:3])
     return tuple(op.outputs_)
@@ -1878,7 +1878,7 @@ def wrapper_Meta_argmax_out(*args: Any) -> Any:
         legacy="MetaType::argmax")
 def wrapper_Meta_argmax(*args: Any) -> Any:
     """argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['argmax'](op, *args[:3])
     return op.outputs_[0]
@@ -1900,7 +1900,7 @@ def wrapper_Meta_argmin_out(*args: Any) -> Any:
         legacy="MetaType::argmin")
 def wrapper_Meta_argmin(*args: Any) -> Any:
     """argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['argmin'](op, *args[:3])
     return op.outputs_[0]
@@ -1921,7 +1921,7 @@ def wrapper_Meta_cumsum_out(*args: Any) -> Any:
         legacy="MetaType::cumsum")
 def wrapper_Meta_cumsum(*args: Any) -> Any:
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cumsum'](op, *args[:3])
     return op.outputs_[0]
@@ -1951,7 +1951,7 @@ def wrapper_Meta_all_all_out(*args: Any) -> Any:
         legacy="MetaType::all")
 def wrapper_Meta_all(*args: Any) -> Any:
     """all(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['all'](op, *args[:1])
     return op.outputs_[0]
@@ -1972,7 +1972,7 @@ def wrapper_Meta_all_dims_out(*args: Any) -> Any:
         legacy="MetaType::all")
 def wrapper_Meta_all_dims(*args: Any) -> Any:
     """all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['all.dims'](op, *args[:3])
     return op.outputs_[0]
@@ -1993,7 +1993,7 @@ def wrapper_Meta_all_out(*args: Any) -> Any:
         legacy="MetaType::all")
 def wrapper_Meta_all_dim(*args: Any) -> Any:
     """all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['all.dim'](op, *args[:3])
     return op.outputs_[0]
@@ -2014,7 +2014,7 @@ def wrapper_Meta_any_all_out(*args: Any) -> Any:
         legacy="MetaType::any")
 def wrapper_Meta_any(*args: Any) -> Any:
     """any(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['any'](op, *args[:1])
     return op.outputs_[0]
@@ -2035,7 +2035,7 @@ def wrapper_Meta_any_dims_out(*args: Any) -> Any:
         legacy="MetaType::any")
 def wrapper_Meta_any_dims(*args: Any) -> Any:
     """any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['any.dims'](op, *args[:3])
     return op.outputs_[0]
@@ -2056,7 +2056,7 @@ def wrapper_Meta_any_out(*args: Any) -> Any:
         legacy="MetaType::any")
 def wrapper_Meta_any_dim(*args: Any) -> Any:
     """any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['any.dim'](op, *args[:3])
     return op.outputs_[0]
@@ -2079,7 +2079,7 @@ def wrapper_Meta_mm_out(*args: Any) -> Any:
 def wrapper_Meta_mm(*args: Any) -> Any:
     """mm(Tensor self, Tensor mat2) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_Meta_mm')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mm'](op, *args[:2])
     return op.outputs_[0]
@@ -2102,7 +2102,7 @@ def wrapper_Meta_bmm_out(*args: Any) -> Any:
 def wrapper_Meta_bmm(*args: Any) -> Any:
     """bmm(Tensor self, Tensor mat2) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_Meta_bmm')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bmm'](op, *args[:2])
     return op.outputs_[0]
@@ -2125,7 +2125,7 @@ def wrapper_Meta_baddbmm_out(*args: Any) -> Any:
 def wrapper_Meta_baddbmm(*args: Any) -> Any:
     """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_Meta_baddbmm')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['baddbmm'](op, *args[:5])
     return op.outputs_[0]
@@ -2158,7 +2158,7 @@ def wrapper_Meta_addmm_out(*args: Any) -> Any:
 def wrapper_Meta_addmm(*args: Any) -> Any:
     """addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_Meta_addmm')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addmm'](op, *args[:5])
     return op.outputs_[0]
@@ -2191,7 +2191,7 @@ def wrapper_Meta_addmv_out(*args: Any) -> Any:
 def wrapper_Meta_addmv(*args: Any) -> Any:
     """addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_Meta_addmv')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addmv'](op, *args[:5])
     return op.outputs_[0]
@@ -2223,7 +2223,7 @@ def wrapper_Meta_linalg_vector_norm_out(*args: Any) -> Any:
         legacy="MetaType::linalg_vector_norm")
 def wrapper_Meta_linalg_vector_norm(*args: Any) -> Any:
     """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
     return op.outputs_[0]
@@ -2245,7 +2245,7 @@ def wrapper_Meta_linalg_inv_ex_inverse(*args: Any) -> Any:
         legacy="MetaType::linalg_inv_ex")
 def wrapper_Meta_linalg_inv_ex(*args: Any) -> Any:
     """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
     return tuple(op.outputs_)
@@ -2268,7 +2268,7 @@ def wrapper_Meta__linalg_solve_ex_result(*args: Any) -> Any:
 def wrapper_Meta__linalg_solve_ex(*args: Any) -> Any:
     """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
     check_devices(args, ((0, 'A'), (1, 'B')), 'wrapper_Meta__linalg_solve_ex')
-    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
     return tuple(op.outputs_)
@@ -2290,7 +2290,7 @@ def wrapper_Meta_linalg_qr_out(*args: Any) -> Any:
         legacy="MetaType::linalg_qr")
 def wrapper_Meta_linalg_qr(*args: Any) -> Any:
     """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_qr'](op, *args[:2])
     return tuple(op.outputs_)
@@ -2312,7 +2312,7 @@ def wrapper_Meta__linalg_eigh_eigenvalues(*args: Any) -> Any:
         legacy="MetaType::_linalg_eigh")
 def wrapper_Meta__linalg_eigh(*args: Any) -> Any:
     """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
     return tuple(op.outputs_)
@@ -2334,7 +2334,7 @@ def wrapper_Meta__linalg_svd_U(*args: Any) -> Any:
         legacy="MetaType::_linalg_svd")
 def wrapper_Meta__linalg_svd(*args: Any) -> Any:
     """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_svd'](op, *args[:4])
     return tuple(op.outputs_)
@@ -2356,7 +2356,7 @@ def wrapper_Meta_linalg_cholesky_ex_L(*args: Any) -> Any:
         legacy="MetaType::linalg_cholesky_ex")
 def wrapper_Meta_linalg_cholesky_ex(*args: Any) -> Any:
     """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
     return tuple(op.outputs_)
@@ -2379,7 +2379,7 @@ def wrapper_Meta_triangular_solve_X(*args: Any) -> Any:
 def wrapper_Meta_triangular_solve(*args: Any) -> Any:
     """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor) (functional)"""
     check_devices(args, ((0, 'self'), (1, 'A')), 'wrapper_Meta_triangular_solve')
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['triangular_solve'](op, *args[:5])
     return tuple(op.outputs_)
@@ -2401,7 +2401,7 @@ def wrapper_Meta_linalg_lu_factor_ex_out(*args: Any) -> Any:
         legacy="MetaType::linalg_lu_factor_ex")
 def wrapper_Meta_linalg_lu_factor_ex(*args: Any) -> Any:
     """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
     return tuple(op.outputs_)
@@ -2423,7 +2423,7 @@ def wrapper_Meta_linalg_lu_out(*args: Any) -> Any:
         legacy="MetaType::linalg_lu")
 def wrapper_Meta_linalg_lu(*args: Any) -> Any:
     """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_lu'](op, *args[:2])
     return tuple(op.outputs_)
@@ -2446,7 +2446,7 @@ def wrapper_Meta_linalg_lu_solve_out(*args: Any) -> Any:
 def wrapper_Meta_linalg_lu_solve(*args: Any) -> Any:
     """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor (functional)"""
     check_devices(args, ((0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_Meta_linalg_lu_solve')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
     return op.outputs_[0]
@@ -2469,7 +2469,7 @@ def wrapper_Meta_lu_unpack_out(*args: Any) -> Any:
 def wrapper_Meta_lu_unpack(*args: Any) -> Any:
     """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor) (functional)"""
     check_devices(args, ((0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_Meta_lu_unpack')
-    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lu_unpack'](op, *args[:4])
     return tuple(op.outputs_)
@@ -2491,7 +2491,7 @@ def wrapper_Meta__linalg_det_result(*args: Any) -> Any:
         legacy="MetaType::_linalg_det")
 def wrapper_Meta__linalg_det(*args: Any) -> Any:
     """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_det'](op, *args[:1])
     return tuple(op.outputs_)
@@ -2513,7 +2513,7 @@ def wrapper_Meta__linalg_slogdet_sign(*args: Any) -> Any:
         legacy="MetaType::_linalg_slogdet")
 def wrapper_Meta__linalg_slogdet(*args: Any) -> Any:
     """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor(), Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
     return tuple(op.outputs_)
@@ -2535,7 +2535,7 @@ def wrapper_Meta_amax_out(*args: Any) -> Any:
         legacy="MetaType::amax")
 def wrapper_Meta_amax(*args: Any) -> Any:
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['amax'](op, *args[:3])
     return op.outputs_[0]
@@ -2557,7 +2557,7 @@ def wrapper_Meta_amin_out(*args: Any) -> Any:
         legacy="MetaType::amin")
 def wrapper_Meta_amin(*args: Any) -> Any:
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['amin'](op, *args[:3])
     return op.outputs_[0]
@@ -2578,7 +2578,7 @@ def wrapper_Meta_aminmax_out(*args: Any) -> Any:
         legacy="MetaType::aminmax")
 def wrapper_Meta_aminmax(*args: Any) -> Any:
     """aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['aminmax'](op, *args[:3])
     return tuple(op.outputs_)
@@ -2599,7 +2599,7 @@ def wrapper_Meta_log1p_out(*args: Any) -> Any:
         legacy="MetaType::log1p")
 def wrapper_Meta_log1p(*args: Any) -> Any:
     """log1p(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log1p'](op, *args[:1])
     return op.outputs_[0]
@@ -2629,7 +2629,7 @@ def wrapper_Meta_expm1_out(*args: Any) -> Any:
         legacy="MetaType::expm1")
 def wrapper_Meta_expm1(*args: Any) -> Any:
     """expm1(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['expm1'](op, *args[:1])
     return op.outputs_[0]
@@ -2659,7 +2659,7 @@ def wrapper_Meta_asin_out(*args: Any) -> Any:
         legacy="MetaType::asin")
 def wrapper_Meta_asin(*args: Any) -> Any:
     """asin(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['asin'](op, *args[:1])
     return op.outputs_[0]
@@ -2689,7 +2689,7 @@ def wrapper_Meta_acos_out(*args: Any) -> Any:
         legacy="MetaType::acos")
 def wrapper_Meta_acos(*args: Any) -> Any:
     """acos(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['acos'](op, *args[:1])
     return op.outputs_[0]
@@ -2719,7 +2719,7 @@ def wrapper_Meta_atan_out(*args: Any) -> Any:
         legacy="MetaType::atan")
 def wrapper_Meta_atan(*args: Any) -> Any:
     """atan(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['atan'](op, *args[:1])
     return op.outputs_[0]
@@ -2749,7 +2749,7 @@ def wrapper_Meta_sinh_out(*args: Any) -> Any:
         legacy="MetaType::sinh")
 def wrapper_Meta_sinh(*args: Any) -> Any:
     """sinh(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sinh'](op, *args[:1])
     return op.outputs_[0]
@@ -2779,7 +2779,7 @@ def wrapper_Meta_cosh_out(*args: Any) -> Any:
         legacy="MetaType::cosh")
 def wrapper_Meta_cosh(*args: Any) -> Any:
     """cosh(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['cosh'](op, *args[:1])
     return op.outputs_[0]
@@ -2809,7 +2809,7 @@ def wrapper_Meta_asinh_out(*args: Any) -> Any:
         legacy="MetaType::asinh")
 def wrapper_Meta_asinh(*args: Any) -> Any:
     """asinh(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['asinh'](op, *args[:1])
     return op.outputs_[0]
@@ -2839,7 +2839,7 @@ def wrapper_Meta_acosh_out(*args: Any) -> Any:
         legacy="MetaType::acosh")
 def wrapper_Meta_acosh(*args: Any) -> Any:
     """acosh(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['acosh'](op, *args[:1])
     return op.outputs_[0]
@@ -2869,7 +2869,7 @@ def wrapper_Meta_atanh_out(*args: Any) -> Any:
         legacy="MetaType::atanh")
 def wrapper_Meta_atanh(*args: Any) -> Any:
     """atanh(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['atanh'](op, *args[:1])
     return op.outputs_[0]
@@ -2899,7 +2899,7 @@ def wrapper_Meta_frac_out(*args: Any) -> Any:
         legacy="MetaType::frac")
 def wrapper_Meta_frac(*args: Any) -> Any:
     """frac(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['frac'](op, *args[:1])
     return op.outputs_[0]
@@ -2930,7 +2930,7 @@ def wrapper_Meta__softmax_out(*args: Any) -> Any:
         legacy="MetaType::_softmax")
 def wrapper_Meta__softmax(*args: Any) -> Any:
     """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_softmax'](op, *args[:3])
     return op.outputs_[0]
@@ -2952,7 +2952,7 @@ def wrapper_Meta__log_softmax_out(*args: Any) -> Any:
         legacy="MetaType::_log_softmax")
 def wrapper_Meta__log_softmax(*args: Any) -> Any:
     """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_log_softmax'](op, *args[:3])
     return op.outputs_[0]
@@ -2975,7 +2975,7 @@ def wrapper_Meta__softmax_backward_data_out(*args: Any) -> Any:
 def wrapper_Meta__softmax_backward_data(*args: Any) -> Any:
     """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_Meta__softmax_backward_data')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
     return op.outputs_[0]
@@ -2998,7 +2998,7 @@ def wrapper_Meta__log_softmax_backward_data_out(*args: Any) -> Any:
 def wrapper_Meta__log_softmax_backward_data(*args: Any) -> Any:
     """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_Meta__log_softmax_backward_data')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
     return op.outputs_[0]
@@ -3021,7 +3021,7 @@ def wrapper_Meta_nll_loss_forward_output(*args: Any) -> Any:
 def wrapper_Meta_nll_loss_forward(*args: Any) -> Any:
     """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor, Tensor) (functional)"""
     check_devices(args, ((0, 'self'), (1, 'target'), (2, 'weight')), 'wrapper_Meta_nll_loss_forward')
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
     return tuple(op.outputs_)
@@ -3044,7 +3044,7 @@ def wrapper_Meta_nll_loss_backward_grad_input(*args: Any) -> Any:
 def wrapper_Meta_nll_loss_backward(*args: Any) -> Any:
     """nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'), (6, 'total_weight')), 'wrapper_Meta_nll_loss_backward')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
     return op.outputs_[0]
@@ -3065,7 +3065,7 @@ def wrapper_Meta_mse_loss_out(*args: Any) -> Any:
         legacy="MetaType::mse_loss")
 def wrapper_Meta_mse_loss(*args: Any) -> Any:
     """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['mse_loss'](op, *args[:3])
     return op.outputs_[0]
@@ -3086,7 +3086,7 @@ def wrapper_Meta_smooth_l1_loss_out(*args: Any) -> Any:
         legacy="MetaType::smooth_l1_loss")
 def wrapper_Meta_smooth_l1_loss(*args: Any) -> Any:
     """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
     return op.outputs_[0]
@@ -3107,7 +3107,7 @@ def wrapper_Meta_addcmul_out(*args: Any) -> Any:
         legacy="MetaType::addcmul")
 def wrapper_Meta_addcmul(*args: Any) -> Any:
     """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addcmul'](op, *args[:4])
     return op.outputs_[0]
@@ -3137,7 +3137,7 @@ def wrapper_Meta_addcdiv_out(*args: Any) -> Any:
         legacy="MetaType::addcdiv")
 def wrapper_Meta_addcdiv(*args: Any) -> Any:
     """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['addcdiv'](op, *args[:4])
     return op.outputs_[0]
@@ -3167,7 +3167,7 @@ def wrapper_Meta_lerp_Scalar_out(*args: Any) -> Any:
         legacy="MetaType::lerp")
 def wrapper_Meta_lerp_Scalar(*args: Any) -> Any:
     """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
     return op.outputs_[0]
@@ -3197,7 +3197,7 @@ def wrapper_Meta_lerp_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::lerp")
 def wrapper_Meta_lerp_Tensor(*args: Any) -> Any:
     """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
     return op.outputs_[0]
@@ -3227,7 +3227,7 @@ def wrapper_Meta_bitwise_xor_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::bitwise_xor")
 def wrapper_Meta_bitwise_xor_Tensor(*args: Any) -> Any:
     """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -3257,7 +3257,7 @@ def wrapper_Meta_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::bitwise_left_shift")
 def wrapper_Meta_bitwise_left_shift_Tensor(*args: Any) -> Any:
     """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -3287,7 +3287,7 @@ def wrapper_Meta_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::bitwise_right_shift")
 def wrapper_Meta_bitwise_right_shift_Tensor(*args: Any) -> Any:
     """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -3317,7 +3317,7 @@ def wrapper_Meta_hypot_out(*args: Any) -> Any:
         legacy="MetaType::hypot")
 def wrapper_Meta_hypot(*args: Any) -> Any:
     """hypot(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['hypot'](op, *args[:2])
     return op.outputs_[0]
@@ -3347,7 +3347,7 @@ def wrapper_Meta_sgn_out(*args: Any) -> Any:
         legacy="MetaType::sgn")
 def wrapper_Meta_sgn(*args: Any) -> Any:
     """sgn(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sgn'](op, *args[:1])
     return op.outputs_[0]
@@ -3377,7 +3377,7 @@ def wrapper_Meta_sign_out(*args: Any) -> Any:
         legacy="MetaType::sign")
 def wrapper_Meta_sign(*args: Any) -> Any:
     """sign(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sign'](op, *args[:1])
     return op.outputs_[0]
@@ -3407,7 +3407,7 @@ def wrapper_Meta_sigmoid_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::sigmoid_backward")
 def wrapper_Meta_sigmoid_backward(*args: Any) -> Any:
     """sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
     return op.outputs_[0]
@@ -3428,7 +3428,7 @@ def wrapper_Meta_tanh_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::tanh_backward")
 def wrapper_Meta_tanh_backward(*args: Any) -> Any:
     """tanh_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['tanh_backward'](op, *args[:2])
     return op.outputs_[0]
@@ -3449,7 +3449,7 @@ def wrapper_Meta_threshold_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::threshold_backward")
 def wrapper_Meta_threshold_backward(*args: Any) -> Any:
     """threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['threshold_backward'](op, *args[:3])
     return op.outputs_[0]
@@ -3472,7 +3472,7 @@ def wrapper_Meta_slow_conv_transpose2d_out(*args: Any) -> Any:
 def wrapper_Meta_slow_conv_transpose2d(*args: Any) -> Any:
     """slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor (functional)"""
     check_devices(args, ((0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_Meta_slow_conv_transpose2d')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
     return op.outputs_[0]
@@ -3494,7 +3494,7 @@ def wrapper_Meta_adaptive_max_pool2d_out(*args: Any) -> Any:
         legacy="MetaType::adaptive_max_pool2d")
 def wrapper_Meta_adaptive_max_pool2d(*args: Any) -> Any:
     """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
     return tuple(op.outputs_)
@@ -3517,7 +3517,7 @@ def wrapper_Meta_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
 def wrapper_Meta_adaptive_max_pool2d_backward(*args: Any) -> Any:
     """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool2d_backward')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
     return op.outputs_[0]
@@ -3539,7 +3539,7 @@ def wrapper_Meta_adaptive_max_pool3d_out(*args: Any) -> Any:
         legacy="MetaType::adaptive_max_pool3d")
 def wrapper_Meta_adaptive_max_pool3d(*args: Any) -> Any:
     """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
-    op = MetaStructuredKernel([Tensor(), Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
     return tuple(op.outputs_)
@@ -3562,7 +3562,7 @@ def wrapper_Meta_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
 def wrapper_Meta_adaptive_max_pool3d_backward(*args: Any) -> Any:
     """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool3d_backward')
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
     return op.outputs_[0]
@@ -3584,7 +3584,7 @@ def wrapper_Meta_upsample_linear1d_out(*args: Any) -> Any:
         legacy="MetaType::upsample_linear1d")
 def wrapper_Meta_upsample_linear1d(*args: Any) -> Any:
     """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
     return op.outputs_[0]
@@ -3606,7 +3606,7 @@ def wrapper_Meta_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::upsample_linear1d_backward")
 def wrapper_Meta_upsample_linear1d_backward(*args: Any) -> Any:
     """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
     return op.outputs_[0]
@@ -3628,7 +3628,7 @@ def wrapper_Meta_upsample_bilinear2d_out(*args: Any) -> Any:
         legacy="MetaType::upsample_bilinear2d")
 def wrapper_Meta_upsample_bilinear2d(*args: Any) -> Any:
     """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
     return op.outputs_[0]
@@ -3650,7 +3650,7 @@ def wrapper_Meta_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::upsample_bilinear2d_backward")
 def wrapper_Meta_upsample_bilinear2d_backward(*args: Any) -> Any:
     """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
     return op.outputs_[0]
@@ -3672,7 +3672,7 @@ def wrapper_Meta_upsample_bicubic2d_out(*args: Any) -> Any:
         legacy="MetaType::upsample_bicubic2d")
 def wrapper_Meta_upsample_bicubic2d(*args: Any) -> Any:
     """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
     return op.outputs_[0]
@@ -3694,7 +3694,7 @@ def wrapper_Meta_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::upsample_bicubic2d_backward")
 def wrapper_Meta_upsample_bicubic2d_backward(*args: Any) -> Any:
     """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
     return op.outputs_[0]
@@ -3716,7 +3716,7 @@ def wrapper_Meta__upsample_bilinear2d_aa_out(*args: Any) -> Any:
         legacy="MetaType::_upsample_bilinear2d_aa")
 def wrapper_Meta__upsample_bilinear2d_aa(*args: Any) -> Any:
     """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
     return op.outputs_[0]
@@ -3738,7 +3738,7 @@ def wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::_upsample_bilinear2d_aa_backward")
 def wrapper_Meta__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
     """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
     return op.outputs_[0]
@@ -3760,7 +3760,7 @@ def wrapper_Meta__upsample_bicubic2d_aa_out(*args: Any) -> Any:
         legacy="MetaType::_upsample_bicubic2d_aa")
 def wrapper_Meta__upsample_bicubic2d_aa(*args: Any) -> Any:
     """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
     return op.outputs_[0]
@@ -3782,7 +3782,7 @@ def wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::_upsample_bicubic2d_aa_backward")
 def wrapper_Meta__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
     """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
     return op.outputs_[0]
@@ -3804,7 +3804,7 @@ def wrapper_Meta_upsample_trilinear3d_out(*args: Any) -> Any:
         legacy="MetaType::upsample_trilinear3d")
 def wrapper_Meta_upsample_trilinear3d(*args: Any) -> Any:
     """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
     return op.outputs_[0]
@@ -3826,7 +3826,7 @@ def wrapper_Meta_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::upsample_trilinear3d_backward")
 def wrapper_Meta_upsample_trilinear3d_backward(*args: Any) -> Any:
     """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
     return op.outputs_[0]
@@ -3848,7 +3848,7 @@ def wrapper_Meta_upsample_nearest1d_out(*args: Any) -> Any:
         legacy="MetaType::upsample_nearest1d")
 def wrapper_Meta_upsample_nearest1d(*args: Any) -> Any:
     """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
     return op.outputs_[0]
@@ -3870,7 +3870,7 @@ def wrapper_Meta_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::upsample_nearest1d_backward")
 def wrapper_Meta_upsample_nearest1d_backward(*args: Any) -> Any:
     """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
     return op.outputs_[0]
@@ -3892,7 +3892,7 @@ def wrapper_Meta_upsample_nearest2d_out(*args: Any) -> Any:
         legacy="MetaType::upsample_nearest2d")
 def wrapper_Meta_upsample_nearest2d(*args: Any) -> Any:
     """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
     return op.outputs_[0]
@@ -3914,7 +3914,7 @@ def wrapper_Meta_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::upsample_nearest2d_backward")
 def wrapper_Meta_upsample_nearest2d_backward(*args: Any) -> Any:
     """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
     return op.outputs_[0]
@@ -3936,7 +3936,7 @@ def wrapper_Meta_upsample_nearest3d_out(*args: Any) -> Any:
         legacy="MetaType::upsample_nearest3d")
 def wrapper_Meta_upsample_nearest3d(*args: Any) -> Any:
     """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
     return op.outputs_[0]
@@ -3958,7 +3958,7 @@ def wrapper_Meta_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
         legacy="MetaType::upsample_nearest3d_backward")
 def wrapper_Meta_upsample_nearest3d_backward(*args: Any) -> Any:
     """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
     return op.outputs_[0]
@@ -3980,7 +3980,7 @@ def wrapper_Meta__upsample_nearest_exact1d_out(*args: Any) -> Any:
         legacy="MetaType::_upsample_nearest_exact1d")
 def wrapper_Meta__upsample_nearest_exact1d(*args: Any) -> Any:
     """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
     return op.outputs_[0]
@@ -4002,7 +4002,7 @@ def wrapper_Meta__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> An
         legacy="MetaType::_upsample_nearest_exact1d_backward")
 def wrapper_Meta__upsample_nearest_exact1d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
     return op.outputs_[0]
@@ -4024,7 +4024,7 @@ def wrapper_Meta__upsample_nearest_exact2d_out(*args: Any) -> Any:
         legacy="MetaType::_upsample_nearest_exact2d")
 def wrapper_Meta__upsample_nearest_exact2d(*args: Any) -> Any:
     """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
     return op.outputs_[0]
@@ -4046,7 +4046,7 @@ def wrapper_Meta__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> An
         legacy="MetaType::_upsample_nearest_exact2d_backward")
 def wrapper_Meta__upsample_nearest_exact2d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
     return op.outputs_[0]
@@ -4068,7 +4068,7 @@ def wrapper_Meta__upsample_nearest_exact3d_out(*args: Any) -> Any:
         legacy="MetaType::_upsample_nearest_exact3d")
 def wrapper_Meta__upsample_nearest_exact3d(*args: Any) -> Any:
     """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
     return op.outputs_[0]
@@ -4090,7 +4090,7 @@ def wrapper_Meta__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> An
         legacy="MetaType::_upsample_nearest_exact3d_backward")
 def wrapper_Meta__upsample_nearest_exact3d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
     return op.outputs_[0]
@@ -4111,7 +4111,7 @@ def wrapper_Meta_ceil_out(*args: Any) -> Any:
         legacy="MetaType::ceil")
 def wrapper_Meta_ceil(*args: Any) -> Any:
     """ceil(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['ceil'](op, *args[:1])
     return op.outputs_[0]
@@ -4141,7 +4141,7 @@ def wrapper_Meta_erf_out(*args: Any) -> Any:
         legacy="MetaType::erf")
 def wrapper_Meta_erf(*args: Any) -> Any:
     """erf(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['erf'](op, *args[:1])
     return op.outputs_[0]
@@ -4171,7 +4171,7 @@ def wrapper_Meta_erfc_out(*args: Any) -> Any:
         legacy="MetaType::erfc")
 def wrapper_Meta_erfc(*args: Any) -> Any:
     """erfc(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['erfc'](op, *args[:1])
     return op.outputs_[0]
@@ -4201,7 +4201,7 @@ def wrapper_Meta_exp2_out(*args: Any) -> Any:
         legacy="MetaType::exp2")
 def wrapper_Meta_exp2(*args: Any) -> Any:
     """exp2(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['exp2'](op, *args[:1])
     return op.outputs_[0]
@@ -4231,7 +4231,7 @@ def wrapper_Meta_floor_out(*args: Any) -> Any:
         legacy="MetaType::floor")
 def wrapper_Meta_floor(*args: Any) -> Any:
     """floor(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['floor'](op, *args[:1])
     return op.outputs_[0]
@@ -4261,7 +4261,7 @@ def wrapper_Meta_log10_out(*args: Any) -> Any:
         legacy="MetaType::log10")
 def wrapper_Meta_log10(*args: Any) -> Any:
     """log10(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log10'](op, *args[:1])
     return op.outputs_[0]
@@ -4291,7 +4291,7 @@ def wrapper_Meta_log2_out(*args: Any) -> Any:
         legacy="MetaType::log2")
 def wrapper_Meta_log2(*args: Any) -> Any:
     """log2(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['log2'](op, *args[:1])
     return op.outputs_[0]
@@ -4321,7 +4321,7 @@ def wrapper_Meta_round_out(*args: Any) -> Any:
         legacy="MetaType::round")
 def wrapper_Meta_round(*args: Any) -> Any:
     """round(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['round'](op, *args[:1])
     return op.outputs_[0]
@@ -4351,7 +4351,7 @@ def wrapper_Meta_round_decimals_out(*args: Any) -> Any:
         legacy="MetaType::round")
 def wrapper_Meta_round_decimals(*args: Any) -> Any:
     """round.decimals(Tensor self, *, int decimals) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['round.decimals'](op, *args[:2])
     return op.outputs_[0]
@@ -4381,7 +4381,7 @@ def wrapper_Meta_rsqrt_out(*args: Any) -> Any:
         legacy="MetaType::rsqrt")
 def wrapper_Meta_rsqrt(*args: Any) -> Any:
     """rsqrt(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['rsqrt'](op, *args[:1])
     return op.outputs_[0]
@@ -4411,7 +4411,7 @@ def wrapper_Meta_sinc_out(*args: Any) -> Any:
         legacy="MetaType::sinc")
 def wrapper_Meta_sinc(*args: Any) -> Any:
     """sinc(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['sinc'](op, *args[:1])
     return op.outputs_[0]
@@ -4441,7 +4441,7 @@ def wrapper_Meta_tan_out(*args: Any) -> Any:
         legacy="MetaType::tan")
 def wrapper_Meta_tan(*args: Any) -> Any:
     """tan(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['tan'](op, *args[:1])
     return op.outputs_[0]
@@ -4471,7 +4471,7 @@ def wrapper_Meta_trunc_out(*args: Any) -> Any:
         legacy="MetaType::trunc")
 def wrapper_Meta_trunc(*args: Any) -> Any:
     """trunc(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['trunc'](op, *args[:1])
     return op.outputs_[0]
@@ -4501,7 +4501,7 @@ def wrapper_Meta_signbit_out(*args: Any) -> Any:
         legacy="MetaType::signbit")
 def wrapper_Meta_signbit(*args: Any) -> Any:
     """signbit(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['signbit'](op, *args[:1])
     return op.outputs_[0]
@@ -4522,7 +4522,7 @@ def wrapper_Meta_copysign_out(*args: Any) -> Any:
         legacy="MetaType::copysign")
 def wrapper_Meta_copysign_Tensor(*args: Any) -> Any:
     """copysign.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -4552,7 +4552,7 @@ def wrapper_Meta_logaddexp_out(*args: Any) -> Any:
         legacy="MetaType::logaddexp")
 def wrapper_Meta_logaddexp(*args: Any) -> Any:
     """logaddexp(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['logaddexp'](op, *args[:2])
     return op.outputs_[0]
@@ -4573,7 +4573,7 @@ def wrapper_Meta_xlogy_OutTensor(*args: Any) -> Any:
         legacy="MetaType::xlogy")
 def wrapper_Meta_xlogy_Tensor(*args: Any) -> Any:
     """xlogy.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -4603,7 +4603,7 @@ def wrapper_Meta_heaviside_out(*args: Any) -> Any:
         legacy="MetaType::heaviside")
 def wrapper_Meta_heaviside(*args: Any) -> Any:
     """heaviside(Tensor self, Tensor values) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['heaviside'](op, *args[:2])
     return op.outputs_[0]
@@ -4642,7 +4642,7 @@ def wrapper_Meta_atan2_(*args: Any) -> Any:
         legacy="MetaType::atan2")
 def wrapper_Meta_atan2(*args: Any) -> Any:
     """atan2(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['atan2'](op, *args[:2])
     return op.outputs_[0]
@@ -4663,7 +4663,7 @@ def wrapper_Meta_fmod_Tensor_out(*args: Any) -> Any:
         legacy="MetaType::fmod")
 def wrapper_Meta_fmod_Tensor(*args: Any) -> Any:
     """fmod.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
     return op.outputs_[0]
@@ -4693,7 +4693,7 @@ def wrapper_Meta_fmin_out(*args: Any) -> Any:
         legacy="MetaType::fmin")
 def wrapper_Meta_fmin(*args: Any) -> Any:
     """fmin(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['fmin'](op, *args[:2])
     return op.outputs_[0]
@@ -4714,7 +4714,7 @@ def wrapper_Meta_fmax_out(*args: Any) -> Any:
         legacy="MetaType::fmax")
 def wrapper_Meta_fmax(*args: Any) -> Any:
     """fmax(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['fmax'](op, *args[:2])
     return op.outputs_[0]
@@ -4735,7 +4735,7 @@ def wrapper_Meta_isposinf_out(*args: Any) -> Any:
         legacy="MetaType::isposinf")
 def wrapper_Meta_isposinf(*args: Any) -> Any:
     """isposinf(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['isposinf'](op, *args[:1])
     return op.outputs_[0]
@@ -4756,7 +4756,7 @@ def wrapper_Meta_isneginf_out(*args: Any) -> Any:
         legacy="MetaType::isneginf")
 def wrapper_Meta_isneginf(*args: Any) -> Any:
     """isneginf(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['isneginf'](op, *args[:1])
     return op.outputs_[0]
@@ -4777,7 +4777,7 @@ def wrapper_Meta_lgamma_out(*args: Any) -> Any:
         legacy="MetaType::lgamma")
 def wrapper_Meta_lgamma(*args: Any) -> Any:
     """lgamma(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['lgamma'](op, *args[:1])
     return op.outputs_[0]
@@ -4807,7 +4807,7 @@ def wrapper_Meta_digamma_out(*args: Any) -> Any:
         legacy="MetaType::digamma")
 def wrapper_Meta_digamma(*args: Any) -> Any:
     """digamma(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['digamma'](op, *args[:1])
     return op.outputs_[0]
@@ -4837,7 +4837,7 @@ def wrapper_Meta_erfinv_out(*args: Any) -> Any:
         legacy="MetaType::erfinv")
 def wrapper_Meta_erfinv(*args: Any) -> Any:
     """erfinv(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['erfinv'](op, *args[:1])
     return op.outputs_[0]
@@ -4867,7 +4867,7 @@ def wrapper_Meta_i0_out(*args: Any) -> Any:
         legacy="MetaType::i0")
 def wrapper_Meta_i0(*args: Any) -> Any:
     """i0(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['i0'](op, *args[:1])
     return op.outputs_[0]
@@ -4897,7 +4897,7 @@ def wrapper_Meta_polygamma_out(*args: Any) -> Any:
         legacy="MetaType::polygamma")
 def wrapper_Meta_polygamma(*args: Any) -> Any:
     """polygamma(int n, Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['polygamma'](op, *args[:2])
     return op.outputs_[0]
@@ -4918,7 +4918,7 @@ def wrapper_Meta_special_entr_out(*args: Any) -> Any:
         legacy="MetaType::special_entr")
 def wrapper_Meta_special_entr(*args: Any) -> Any:
     """special_entr(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_entr'](op, *args[:1])
     return op.outputs_[0]
@@ -4939,7 +4939,7 @@ def wrapper_Meta_special_ndtri_out(*args: Any) -> Any:
         legacy="MetaType::special_ndtri")
 def wrapper_Meta_special_ndtri(*args: Any) -> Any:
     """special_ndtri(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_ndtri'](op, *args[:1])
     return op.outputs_[0]
@@ -4960,7 +4960,7 @@ def wrapper_Meta_special_i0e_out(*args: Any) -> Any:
         legacy="MetaType::special_i0e")
 def wrapper_Meta_special_i0e(*args: Any) -> Any:
     """special_i0e(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_i0e'](op, *args[:1])
     return op.outputs_[0]
@@ -4981,7 +4981,7 @@ def wrapper_Meta_special_i1_out(*args: Any) -> Any:
         legacy="MetaType::special_i1")
 def wrapper_Meta_special_i1(*args: Any) -> Any:
     """special_i1(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_i1'](op, *args[:1])
     return op.outputs_[0]
@@ -5002,7 +5002,7 @@ def wrapper_Meta_special_i1e_out(*args: Any) -> Any:
         legacy="MetaType::special_i1e")
 def wrapper_Meta_special_i1e(*args: Any) -> Any:
     """special_i1e(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_i1e'](op, *args[:1])
     return op.outputs_[0]
@@ -5023,7 +5023,7 @@ def wrapper_Meta_special_xlog1py_out(*args: Any) -> Any:
         legacy="MetaType::special_xlog1py")
 def wrapper_Meta_special_xlog1py(*args: Any) -> Any:
     """special_xlog1py(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_xlog1py'](op, *args[:2])
     return op.outputs_[0]
@@ -5044,7 +5044,7 @@ def wrapper_Meta_special_zeta_out(*args: Any) -> Any:
         legacy="MetaType::special_zeta")
 def wrapper_Meta_special_zeta(*args: Any) -> Any:
     """special_zeta(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_zeta'](op, *args[:2])
     return op.outputs_[0]
@@ -5065,7 +5065,7 @@ def wrapper_Meta_special_bessel_j0_out(*args: Any) -> Any:
         legacy="MetaType::special_bessel_j0")
 def wrapper_Meta_special_bessel_j0(*args: Any) -> Any:
     """special_bessel_j0(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
     return op.outputs_[0]
@@ -5086,7 +5086,7 @@ def wrapper_Meta_special_bessel_j1_out(*args: Any) -> Any:
         legacy="MetaType::special_bessel_j1")
 def wrapper_Meta_special_bessel_j1(*args: Any) -> Any:
     """special_bessel_j1(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
     return op.outputs_[0]
@@ -5107,7 +5107,7 @@ def wrapper_Meta_special_modified_bessel_i0_out(*args: Any) -> Any:
         legacy="MetaType::special_modified_bessel_i0")
 def wrapper_Meta_special_modified_bessel_i0(*args: Any) -> Any:
     """special_modified_bessel_i0(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
     return op.outputs_[0]
@@ -5128,7 +5128,7 @@ def wrapper_Meta_special_modified_bessel_i1_out(*args: Any) -> Any:
         legacy="MetaType::special_modified_bessel_i1")
 def wrapper_Meta_special_modified_bessel_i1(*args: Any) -> Any:
     """special_modified_bessel_i1(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
     return op.outputs_[0]
@@ -5149,7 +5149,7 @@ def wrapper_Meta_special_modified_bessel_k0_out(*args: Any) -> Any:
         legacy="MetaType::special_modified_bessel_k0")
 def wrapper_Meta_special_modified_bessel_k0(*args: Any) -> Any:
     """special_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
     return op.outputs_[0]
@@ -5170,7 +5170,7 @@ def wrapper_Meta_special_modified_bessel_k1_out(*args: Any) -> Any:
         legacy="MetaType::special_modified_bessel_k1")
 def wrapper_Meta_special_modified_bessel_k1(*args: Any) -> Any:
     """special_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
     return op.outputs_[0]
@@ -5191,7 +5191,7 @@ def wrapper_Meta_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
         legacy="MetaType::special_scaled_modified_bessel_k0")
 def wrapper_Meta_special_scaled_modified_bessel_k0(*args: Any) -> Any:
     """special_scaled_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
     return op.outputs_[0]
@@ -5212,7 +5212,7 @@ def wrapper_Meta_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
         legacy="MetaType::special_scaled_modified_bessel_k1")
 def wrapper_Meta_special_scaled_modified_bessel_k1(*args: Any) -> Any:
     """special_scaled_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
     return op.outputs_[0]
@@ -5233,7 +5233,7 @@ def wrapper_Meta_special_spherical_bessel_j0_out(*args: Any) -> Any:
         legacy="MetaType::special_spherical_bessel_j0")
 def wrapper_Meta_special_spherical_bessel_j0(*args: Any) -> Any:
     """special_spherical_bessel_j0(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
     return op.outputs_[0]
@@ -5254,7 +5254,7 @@ def wrapper_Meta_special_bessel_y0_out(*args: Any) -> Any:
         legacy="MetaType::special_bessel_y0")
 def wrapper_Meta_special_bessel_y0(*args: Any) -> Any:
     """special_bessel_y0(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
     return op.outputs_[0]
@@ -5275,7 +5275,7 @@ def wrapper_Meta_special_bessel_y1_out(*args: Any) -> Any:
         legacy="MetaType::special_bessel_y1")
 def wrapper_Meta_special_bessel_y1(*args: Any) -> Any:
     """special_bessel_y1(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
     return op.outputs_[0]
@@ -5296,7 +5296,7 @@ def wrapper_Meta_special_airy_ai_out(*args: Any) -> Any:
         legacy="MetaType::special_airy_ai")
 def wrapper_Meta_special_airy_ai(*args: Any) -> Any:
     """special_airy_ai(Tensor x) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_airy_ai'](op, *args[:1])
     return op.outputs_[0]
@@ -5317,7 +5317,7 @@ def wrapper_Meta_igamma_out(*args: Any) -> Any:
         legacy="MetaType::igamma")
 def wrapper_Meta_igamma(*args: Any) -> Any:
     """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['igamma'](op, *args[:2])
     return op.outputs_[0]
@@ -5347,7 +5347,7 @@ def wrapper_Meta_igammac_out(*args: Any) -> Any:
         legacy="MetaType::igammac")
 def wrapper_Meta_igammac(*args: Any) -> Any:
     """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['igammac'](op, *args[:2])
     return op.outputs_[0]
@@ -5377,7 +5377,7 @@ def wrapper_Meta_special_erfcx_out(*args: Any) -> Any:
         legacy="MetaType::special_erfcx")
 def wrapper_Meta_special_erfcx(*args: Any) -> Any:
     """special_erfcx(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_erfcx'](op, *args[:1])
     return op.outputs_[0]
@@ -5398,7 +5398,7 @@ def wrapper_Meta_special_log_ndtr_out(*args: Any) -> Any:
         legacy="MetaType::special_log_ndtr")
 def wrapper_Meta_special_log_ndtr(*args: Any) -> Any:
     """special_log_ndtr(Tensor self) -> Tensor (functional)"""
-    op = MetaStructuredKernel([Tensor()])
+    op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
     META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
     return op.outputs_[0]

@@ -9,8 +9,8 @@ builds them in memory from the YAML (Note [Stale generated files] in torchgen/lo
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "c76bfcf3df868a3d5e0b85bcb677363b6c4b95c87129e65019cf80ed86214413"
-INPUTS_CRC32 = 0xf2c6386f
+INPUTS_SHA256 = "3f5dcbde0dd049f6fcb20fcf6c83e946182a7a0183eb4b629994004382bafbe0"
+INPUTS_CRC32 = 0x21f4652b
 
 MODULES: tuple[str, ...] = (
     "variable_type",
