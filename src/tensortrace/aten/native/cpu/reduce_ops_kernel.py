@@ -44,6 +44,8 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
 
 _add_reduce = np.add.reduce  # what np.sum calls, past its Python wrapper
+# bool's dtype, made once: `dtype == np.bool_` would make it from the type on every compare
+_BOOL = np.dtype(np.bool_)
 _multiply_reduce = np.multiply.reduce
 
 
@@ -56,7 +58,7 @@ _multiply_reduce = np.multiply.reduce
 def sum_kernel_impl(it: TensorIteratorBase) -> None:
     def loop(acc: np.ndarray, inp: np.ndarray, axes: tuple[int, ...]) -> None:
         dtype = acc.dtype
-        if dtype == np.bool_:  # a bool sum stays bool: any nonzero term makes it true
+        if dtype == _BOOL:  # a bool sum stays bool: any nonzero term makes it true
             np.logical_or(acc, np.any(inp, axis=axes, keepdims=True), out=acc)
         else:
             # np.add.reduce is what np.sum calls, without its Python wrapper: the same bits
@@ -85,7 +87,7 @@ def nansum_kernel_impl(it: TensorIteratorBase) -> None:
 @traced("kernel", "at::native::(anonymous)::prod_kernel_impl", SOURCE, legacy="prod_kernel_impl")
 def prod_kernel_impl(it: TensorIteratorBase) -> None:
     def loop(acc: np.ndarray, inp: np.ndarray, axes: tuple[int, ...]) -> None:
-        if acc.dtype == np.bool_:  # '*' in boolean context is &&
+        if acc.dtype == _BOOL:  # '*' in boolean context is &&
             np.logical_and(acc, np.all(inp, axis=axes, keepdims=True), out=acc)
         else:
             np.multiply(acc, _multiply_reduce(inp, axes, acc.dtype, keepdims=True), out=acc)
