@@ -53,7 +53,7 @@ def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
     if numel < GRAIN_SIZE or get_num_threads() == 1 or in_parallel_region():
         # serial_for_each(loop, {0, numel}): it.operand_arrays() written out for its two operands
         out, inp = it.operands_
-        shape = tuple(reversed(it.shape_))  # loop order
+        shape = tuple(it.shape_[::-1])  # loop order (Note [Reversed by a slice])
         loop(it._operand_array(out, shape, 0), it._operand_array(inp, shape, 0))
     elif it.output(0).numel() == 1:  # use_two_pass_reduction
         two_pass_reduction(it, loop)
