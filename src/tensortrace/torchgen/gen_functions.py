@@ -440,7 +440,13 @@ def _structured_wrappers(
     n_in = len(functional.schema.arguments)
     n_out = len(out_f.schema.returns)  # max.dim_max writes (values, indices)
     meta = f"META_FUNCTIONS[{functional.schema.full_name!r}]"
-    impl = [f"    IMPL_FUNCTIONS[{impl_name!r}](op, *args[:{n_in}], *op.outputs_)"]
+    # Note [A structured wrapper passes its arguments one by one]
+    # `fn(op, *args[:n])` slices a tuple and calls through CALL_FUNCTION_EX, which CPython 3.11
+    # runs as a call from C (a new interpreter entry); `fn(op, args[0], ..., args[n - 1])` is a
+    # plain call, which the interpreter runs in place. The same arguments, in the same order.
+    inputs = "".join(f", args[{i}]" for i in range(n_in))
+    outputs_ = "".join(f", op.outputs_[{i}]" for i in range(n_out))
+    impl = [f"    IMPL_FUNCTIONS[{impl_name!r}](op{inputs}{outputs_})"]
     kernel_class = "StructuredKernel"
     if impl_name is None:
         impl, kernel_class = [], "MetaStructuredKernel"
@@ -475,7 +481,7 @@ def _structured_wrappers(
             *check,
             f"    op = {kernel_class}({outputs})",
             f'    op.kind = "{kind}"',
-            f"    {meta}(op, *args[:{n_in}])",
+            f"    {meta}(op{inputs})",
             *impl,
             f"    return {result}",
         ]

@@ -26,8 +26,8 @@ def wrapper_CPU_add_out(*args: Any) -> Any:
     """add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['add.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['ufunc_add_CPU'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['add.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['ufunc_add_CPU'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_add_Tensor", REGISTER_CPU,
@@ -36,8 +36,8 @@ def wrapper_CPU_add_Tensor(*args: Any) -> Any:
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['add.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['ufunc_add_CPU'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['add.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['ufunc_add_CPU'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_add__Tensor", REGISTER_CPU,
@@ -46,8 +46,8 @@ def wrapper_CPU_add__Tensor(*args: Any) -> Any:
     """add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['add.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['ufunc_add_CPU'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['add.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['ufunc_add_CPU'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -59,8 +59,8 @@ def wrapper_CPU_cat_out(*args: Any) -> Any:
     """cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['cat'](op, *args[:2])
-    IMPL_FUNCTIONS['cat_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['cat'](op, args[0], args[1])
+    IMPL_FUNCTIONS['cat_out_cpu'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cat", REGISTER_CPU,
@@ -69,8 +69,8 @@ def wrapper_CPU_cat(*args: Any) -> Any:
     """cat(Tensor[] tensors, int dim=0) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cat'](op, *args[:2])
-    IMPL_FUNCTIONS['cat_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['cat'](op, args[0], args[1])
+    IMPL_FUNCTIONS['cat_out_cpu'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -82,8 +82,8 @@ def wrapper_CPU_sub_out(*args: Any) -> Any:
     """sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['sub_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['sub.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['sub_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sub_Tensor", REGISTER_CPU,
@@ -92,8 +92,8 @@ def wrapper_CPU_sub_Tensor(*args: Any) -> Any:
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['sub_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['sub.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['sub_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sub__Tensor", REGISTER_CPU,
@@ -102,8 +102,8 @@ def wrapper_CPU_sub__Tensor(*args: Any) -> Any:
     """sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['sub_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['sub.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['sub_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -115,8 +115,8 @@ def wrapper_CPU_mul_out(*args: Any) -> Any:
     """mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['mul_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mul.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mul_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mul_Tensor", REGISTER_CPU,
@@ -125,8 +125,8 @@ def wrapper_CPU_mul_Tensor(*args: Any) -> Any:
     """mul.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['mul_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mul.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mul_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mul__Tensor", REGISTER_CPU,
@@ -135,8 +135,8 @@ def wrapper_CPU_mul__Tensor(*args: Any) -> Any:
     """mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['mul_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mul.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mul_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -148,8 +148,8 @@ def wrapper_CPU_div_out(*args: Any) -> Any:
     """div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['div.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['div_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['div.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['div_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_div_Tensor", REGISTER_CPU,
@@ -158,8 +158,8 @@ def wrapper_CPU_div_Tensor(*args: Any) -> Any:
     """div.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['div.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['div_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['div.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['div_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_div__Tensor", REGISTER_CPU,
@@ -168,8 +168,8 @@ def wrapper_CPU_div__Tensor(*args: Any) -> Any:
     """div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['div.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['div_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['div.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['div_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -181,8 +181,8 @@ def wrapper_CPU_div_out_mode(*args: Any) -> Any:
     """div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
-    IMPL_FUNCTIONS['div_out_mode'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['div.Tensor_mode'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['div_out_mode'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_div_Tensor_mode", REGISTER_CPU,
@@ -191,8 +191,8 @@ def wrapper_CPU_div_Tensor_mode(*args: Any) -> Any:
     """div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
-    IMPL_FUNCTIONS['div_out_mode'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['div.Tensor_mode'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['div_out_mode'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_div__Tensor_mode", REGISTER_CPU,
@@ -201,8 +201,8 @@ def wrapper_CPU_div__Tensor_mode(*args: Any) -> Any:
     """div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
-    IMPL_FUNCTIONS['div_out_mode'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['div.Tensor_mode'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['div_out_mode'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -214,8 +214,8 @@ def wrapper_CPU_remainder_Tensor_out(*args: Any) -> Any:
     """remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['remainder_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['remainder.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['remainder_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_remainder_Tensor", REGISTER_CPU,
@@ -224,8 +224,8 @@ def wrapper_CPU_remainder_Tensor(*args: Any) -> Any:
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['remainder_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['remainder.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['remainder_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_remainder__Tensor", REGISTER_CPU,
@@ -234,8 +234,8 @@ def wrapper_CPU_remainder__Tensor(*args: Any) -> Any:
     """remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['remainder_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['remainder.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['remainder_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -247,8 +247,8 @@ def wrapper_CPU_maximum_out(*args: Any) -> Any:
     """maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['maximum'](op, *args[:2])
-    IMPL_FUNCTIONS['maximum_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['maximum'](op, args[0], args[1])
+    IMPL_FUNCTIONS['maximum_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_maximum", REGISTER_CPU,
@@ -257,8 +257,8 @@ def wrapper_CPU_maximum(*args: Any) -> Any:
     """maximum(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['maximum'](op, *args[:2])
-    IMPL_FUNCTIONS['maximum_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['maximum'](op, args[0], args[1])
+    IMPL_FUNCTIONS['maximum_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -270,8 +270,8 @@ def wrapper_CPU_minimum_out(*args: Any) -> Any:
     """minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['minimum'](op, *args[:2])
-    IMPL_FUNCTIONS['minimum_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['minimum'](op, args[0], args[1])
+    IMPL_FUNCTIONS['minimum_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_minimum", REGISTER_CPU,
@@ -280,8 +280,8 @@ def wrapper_CPU_minimum(*args: Any) -> Any:
     """minimum(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['minimum'](op, *args[:2])
-    IMPL_FUNCTIONS['minimum_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['minimum'](op, args[0], args[1])
+    IMPL_FUNCTIONS['minimum_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -293,8 +293,8 @@ def wrapper_CPU_eq_Scalar_out(*args: Any) -> Any:
     """eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_eq_Scalar", REGISTER_CPU,
@@ -303,8 +303,8 @@ def wrapper_CPU_eq_Scalar(*args: Any) -> Any:
     """eq.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_eq__Scalar", REGISTER_CPU,
@@ -313,8 +313,8 @@ def wrapper_CPU_eq__Scalar(*args: Any) -> Any:
     """eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -326,8 +326,8 @@ def wrapper_CPU_eq_Tensor_out(*args: Any) -> Any:
     """eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_eq_Tensor", REGISTER_CPU,
@@ -336,8 +336,8 @@ def wrapper_CPU_eq_Tensor(*args: Any) -> Any:
     """eq.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_eq__Tensor", REGISTER_CPU,
@@ -346,8 +346,8 @@ def wrapper_CPU_eq__Tensor(*args: Any) -> Any:
     """eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -359,8 +359,8 @@ def wrapper_CPU_ne_Scalar_out(*args: Any) -> Any:
     """ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ne_Scalar", REGISTER_CPU,
@@ -369,8 +369,8 @@ def wrapper_CPU_ne_Scalar(*args: Any) -> Any:
     """ne.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ne__Scalar", REGISTER_CPU,
@@ -379,8 +379,8 @@ def wrapper_CPU_ne__Scalar(*args: Any) -> Any:
     """ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -392,8 +392,8 @@ def wrapper_CPU_ne_Tensor_out(*args: Any) -> Any:
     """ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ne_Tensor", REGISTER_CPU,
@@ -402,8 +402,8 @@ def wrapper_CPU_ne_Tensor(*args: Any) -> Any:
     """ne.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ne__Tensor", REGISTER_CPU,
@@ -412,8 +412,8 @@ def wrapper_CPU_ne__Tensor(*args: Any) -> Any:
     """ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -425,8 +425,8 @@ def wrapper_CPU_lt_Scalar_out(*args: Any) -> Any:
     """lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lt_Scalar", REGISTER_CPU,
@@ -435,8 +435,8 @@ def wrapper_CPU_lt_Scalar(*args: Any) -> Any:
     """lt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lt__Scalar", REGISTER_CPU,
@@ -445,8 +445,8 @@ def wrapper_CPU_lt__Scalar(*args: Any) -> Any:
     """lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -458,8 +458,8 @@ def wrapper_CPU_lt_Tensor_out(*args: Any) -> Any:
     """lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lt_Tensor", REGISTER_CPU,
@@ -468,8 +468,8 @@ def wrapper_CPU_lt_Tensor(*args: Any) -> Any:
     """lt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lt__Tensor", REGISTER_CPU,
@@ -478,8 +478,8 @@ def wrapper_CPU_lt__Tensor(*args: Any) -> Any:
     """lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -491,8 +491,8 @@ def wrapper_CPU_le_Scalar_out(*args: Any) -> Any:
     """le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['le.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_le_Scalar", REGISTER_CPU,
@@ -501,8 +501,8 @@ def wrapper_CPU_le_Scalar(*args: Any) -> Any:
     """le.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['le.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_le__Scalar", REGISTER_CPU,
@@ -511,8 +511,8 @@ def wrapper_CPU_le__Scalar(*args: Any) -> Any:
     """le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['le.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -524,8 +524,8 @@ def wrapper_CPU_le_Tensor_out(*args: Any) -> Any:
     """le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['le.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_le_Tensor", REGISTER_CPU,
@@ -534,8 +534,8 @@ def wrapper_CPU_le_Tensor(*args: Any) -> Any:
     """le.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['le.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_le__Tensor", REGISTER_CPU,
@@ -544,8 +544,8 @@ def wrapper_CPU_le__Tensor(*args: Any) -> Any:
     """le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['le.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -557,8 +557,8 @@ def wrapper_CPU_gt_Scalar_out(*args: Any) -> Any:
     """gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gt_Scalar", REGISTER_CPU,
@@ -567,8 +567,8 @@ def wrapper_CPU_gt_Scalar(*args: Any) -> Any:
     """gt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gt__Scalar", REGISTER_CPU,
@@ -577,8 +577,8 @@ def wrapper_CPU_gt__Scalar(*args: Any) -> Any:
     """gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -590,8 +590,8 @@ def wrapper_CPU_gt_Tensor_out(*args: Any) -> Any:
     """gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gt_Tensor", REGISTER_CPU,
@@ -600,8 +600,8 @@ def wrapper_CPU_gt_Tensor(*args: Any) -> Any:
     """gt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gt__Tensor", REGISTER_CPU,
@@ -610,8 +610,8 @@ def wrapper_CPU_gt__Tensor(*args: Any) -> Any:
     """gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -623,8 +623,8 @@ def wrapper_CPU_ge_Scalar_out(*args: Any) -> Any:
     """ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ge_Scalar", REGISTER_CPU,
@@ -633,8 +633,8 @@ def wrapper_CPU_ge_Scalar(*args: Any) -> Any:
     """ge.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ge__Scalar", REGISTER_CPU,
@@ -643,8 +643,8 @@ def wrapper_CPU_ge__Scalar(*args: Any) -> Any:
     """ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -656,8 +656,8 @@ def wrapper_CPU_ge_Tensor_out(*args: Any) -> Any:
     """ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ge_Tensor", REGISTER_CPU,
@@ -666,8 +666,8 @@ def wrapper_CPU_ge_Tensor(*args: Any) -> Any:
     """ge.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ge__Tensor", REGISTER_CPU,
@@ -676,8 +676,8 @@ def wrapper_CPU_ge__Tensor(*args: Any) -> Any:
     """ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -689,8 +689,8 @@ def wrapper_CPU_bitwise_and_Tensor_out(*args: Any) -> Any:
     """bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_and_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_and.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_and_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_and_Tensor", REGISTER_CPU,
@@ -699,8 +699,8 @@ def wrapper_CPU_bitwise_and_Tensor(*args: Any) -> Any:
     """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_and_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_and.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_and_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_and__Tensor", REGISTER_CPU,
@@ -709,8 +709,8 @@ def wrapper_CPU_bitwise_and__Tensor(*args: Any) -> Any:
     """bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_and_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_and.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_and_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -722,8 +722,8 @@ def wrapper_CPU_bitwise_or_Tensor_out(*args: Any) -> Any:
     """bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_or_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_or.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_or_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_or_Tensor", REGISTER_CPU,
@@ -732,8 +732,8 @@ def wrapper_CPU_bitwise_or_Tensor(*args: Any) -> Any:
     """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_or_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_or.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_or_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_or__Tensor", REGISTER_CPU,
@@ -742,8 +742,8 @@ def wrapper_CPU_bitwise_or__Tensor(*args: Any) -> Any:
     """bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_or_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_or.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_or_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -755,8 +755,8 @@ def wrapper_CPU_pow_Tensor_Tensor_out(*args: Any) -> Any:
     """pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow_Tensor_Tensor", REGISTER_CPU,
@@ -765,8 +765,8 @@ def wrapper_CPU_pow_Tensor_Tensor(*args: Any) -> Any:
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow__Tensor", REGISTER_CPU,
@@ -775,8 +775,8 @@ def wrapper_CPU_pow__Tensor(*args: Any) -> Any:
     """pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -788,8 +788,8 @@ def wrapper_CPU_pow_Scalar_out(*args: Any) -> Any:
     """pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['pow.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow_Scalar", REGISTER_CPU,
@@ -798,8 +798,8 @@ def wrapper_CPU_pow_Scalar(*args: Any) -> Any:
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['pow.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -811,8 +811,8 @@ def wrapper_CPU_pow_Tensor_Scalar_out(*args: Any) -> Any:
     """pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow_Tensor_Scalar", REGISTER_CPU,
@@ -821,8 +821,8 @@ def wrapper_CPU_pow_Tensor_Scalar(*args: Any) -> Any:
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_pow__Scalar", REGISTER_CPU,
@@ -831,8 +831,8 @@ def wrapper_CPU_pow__Scalar(*args: Any) -> Any:
     """pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -844,8 +844,8 @@ def wrapper_CPU_neg_out(*args: Any) -> Any:
     """neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['neg'](op, *args[:1])
-    IMPL_FUNCTIONS['neg_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['neg'](op, args[0])
+    IMPL_FUNCTIONS['neg_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_neg", REGISTER_CPU,
@@ -854,8 +854,8 @@ def wrapper_CPU_neg(*args: Any) -> Any:
     """neg(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['neg'](op, *args[:1])
-    IMPL_FUNCTIONS['neg_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['neg'](op, args[0])
+    IMPL_FUNCTIONS['neg_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_neg_", REGISTER_CPU,
@@ -864,8 +864,8 @@ def wrapper_CPU_neg_(*args: Any) -> Any:
     """neg_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['neg'](op, *args[:1])
-    IMPL_FUNCTIONS['neg_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['neg'](op, args[0])
+    IMPL_FUNCTIONS['neg_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -877,8 +877,8 @@ def wrapper_CPU_exp_out(*args: Any) -> Any:
     """exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['exp'](op, *args[:1])
-    IMPL_FUNCTIONS['exp_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp'](op, args[0])
+    IMPL_FUNCTIONS['exp_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_exp", REGISTER_CPU,
@@ -887,8 +887,8 @@ def wrapper_CPU_exp(*args: Any) -> Any:
     """exp(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['exp'](op, *args[:1])
-    IMPL_FUNCTIONS['exp_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp'](op, args[0])
+    IMPL_FUNCTIONS['exp_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_exp_", REGISTER_CPU,
@@ -897,8 +897,8 @@ def wrapper_CPU_exp_(*args: Any) -> Any:
     """exp_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['exp'](op, *args[:1])
-    IMPL_FUNCTIONS['exp_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp'](op, args[0])
+    IMPL_FUNCTIONS['exp_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -910,8 +910,8 @@ def wrapper_CPU_log_out(*args: Any) -> Any:
     """log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log'](op, *args[:1])
-    IMPL_FUNCTIONS['log_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log'](op, args[0])
+    IMPL_FUNCTIONS['log_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log", REGISTER_CPU,
@@ -920,8 +920,8 @@ def wrapper_CPU_log(*args: Any) -> Any:
     """log(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log'](op, *args[:1])
-    IMPL_FUNCTIONS['log_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log'](op, args[0])
+    IMPL_FUNCTIONS['log_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log_", REGISTER_CPU,
@@ -930,8 +930,8 @@ def wrapper_CPU_log_(*args: Any) -> Any:
     """log_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log'](op, *args[:1])
-    IMPL_FUNCTIONS['log_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log'](op, args[0])
+    IMPL_FUNCTIONS['log_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -943,8 +943,8 @@ def wrapper_CPU_sqrt_out(*args: Any) -> Any:
     """sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['sqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sqrt'](op, args[0])
+    IMPL_FUNCTIONS['sqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sqrt", REGISTER_CPU,
@@ -953,8 +953,8 @@ def wrapper_CPU_sqrt(*args: Any) -> Any:
     """sqrt(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['sqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sqrt'](op, args[0])
+    IMPL_FUNCTIONS['sqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sqrt_", REGISTER_CPU,
@@ -963,8 +963,8 @@ def wrapper_CPU_sqrt_(*args: Any) -> Any:
     """sqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['sqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sqrt'](op, args[0])
+    IMPL_FUNCTIONS['sqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -976,8 +976,8 @@ def wrapper_CPU_sin_out(*args: Any) -> Any:
     """sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sin'](op, *args[:1])
-    IMPL_FUNCTIONS['sin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sin'](op, args[0])
+    IMPL_FUNCTIONS['sin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sin", REGISTER_CPU,
@@ -986,8 +986,8 @@ def wrapper_CPU_sin(*args: Any) -> Any:
     """sin(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sin'](op, *args[:1])
-    IMPL_FUNCTIONS['sin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sin'](op, args[0])
+    IMPL_FUNCTIONS['sin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sin_", REGISTER_CPU,
@@ -996,8 +996,8 @@ def wrapper_CPU_sin_(*args: Any) -> Any:
     """sin_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sin'](op, *args[:1])
-    IMPL_FUNCTIONS['sin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sin'](op, args[0])
+    IMPL_FUNCTIONS['sin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1009,8 +1009,8 @@ def wrapper_CPU_cos_out(*args: Any) -> Any:
     """cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['cos'](op, *args[:1])
-    IMPL_FUNCTIONS['cos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cos'](op, args[0])
+    IMPL_FUNCTIONS['cos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cos", REGISTER_CPU,
@@ -1019,8 +1019,8 @@ def wrapper_CPU_cos(*args: Any) -> Any:
     """cos(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cos'](op, *args[:1])
-    IMPL_FUNCTIONS['cos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cos'](op, args[0])
+    IMPL_FUNCTIONS['cos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cos_", REGISTER_CPU,
@@ -1029,8 +1029,8 @@ def wrapper_CPU_cos_(*args: Any) -> Any:
     """cos_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['cos'](op, *args[:1])
-    IMPL_FUNCTIONS['cos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cos'](op, args[0])
+    IMPL_FUNCTIONS['cos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1042,8 +1042,8 @@ def wrapper_CPU_tanh_out(*args: Any) -> Any:
     """tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['tanh'](op, *args[:1])
-    IMPL_FUNCTIONS['tanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tanh'](op, args[0])
+    IMPL_FUNCTIONS['tanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tanh", REGISTER_CPU,
@@ -1052,8 +1052,8 @@ def wrapper_CPU_tanh(*args: Any) -> Any:
     """tanh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['tanh'](op, *args[:1])
-    IMPL_FUNCTIONS['tanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tanh'](op, args[0])
+    IMPL_FUNCTIONS['tanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tanh_", REGISTER_CPU,
@@ -1062,8 +1062,8 @@ def wrapper_CPU_tanh_(*args: Any) -> Any:
     """tanh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['tanh'](op, *args[:1])
-    IMPL_FUNCTIONS['tanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tanh'](op, args[0])
+    IMPL_FUNCTIONS['tanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1075,8 +1075,8 @@ def wrapper_CPU_sigmoid_out(*args: Any) -> Any:
     """sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['sigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sigmoid'](op, args[0])
+    IMPL_FUNCTIONS['sigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sigmoid", REGISTER_CPU,
@@ -1085,8 +1085,8 @@ def wrapper_CPU_sigmoid(*args: Any) -> Any:
     """sigmoid(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['sigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sigmoid'](op, args[0])
+    IMPL_FUNCTIONS['sigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sigmoid_", REGISTER_CPU,
@@ -1095,8 +1095,8 @@ def wrapper_CPU_sigmoid_(*args: Any) -> Any:
     """sigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['sigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sigmoid'](op, args[0])
+    IMPL_FUNCTIONS['sigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1108,8 +1108,8 @@ def wrapper_CPU_reciprocal_out(*args: Any) -> Any:
     """reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['reciprocal'](op, *args[:1])
-    IMPL_FUNCTIONS['reciprocal_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['reciprocal'](op, args[0])
+    IMPL_FUNCTIONS['reciprocal_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_reciprocal", REGISTER_CPU,
@@ -1118,8 +1118,8 @@ def wrapper_CPU_reciprocal(*args: Any) -> Any:
     """reciprocal(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['reciprocal'](op, *args[:1])
-    IMPL_FUNCTIONS['reciprocal_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['reciprocal'](op, args[0])
+    IMPL_FUNCTIONS['reciprocal_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_reciprocal_", REGISTER_CPU,
@@ -1128,8 +1128,8 @@ def wrapper_CPU_reciprocal_(*args: Any) -> Any:
     """reciprocal_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['reciprocal'](op, *args[:1])
-    IMPL_FUNCTIONS['reciprocal_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['reciprocal'](op, args[0])
+    IMPL_FUNCTIONS['reciprocal_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1141,8 +1141,8 @@ def wrapper_CPU_bitwise_not_out(*args: Any) -> Any:
     """bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_not'](op, *args[:1])
-    IMPL_FUNCTIONS['bitwise_not_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['bitwise_not'](op, args[0])
+    IMPL_FUNCTIONS['bitwise_not_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_not", REGISTER_CPU,
@@ -1151,8 +1151,8 @@ def wrapper_CPU_bitwise_not(*args: Any) -> Any:
     """bitwise_not(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_not'](op, *args[:1])
-    IMPL_FUNCTIONS['bitwise_not_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['bitwise_not'](op, args[0])
+    IMPL_FUNCTIONS['bitwise_not_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_not_", REGISTER_CPU,
@@ -1161,8 +1161,8 @@ def wrapper_CPU_bitwise_not_(*args: Any) -> Any:
     """bitwise_not_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_not'](op, *args[:1])
-    IMPL_FUNCTIONS['bitwise_not_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['bitwise_not'](op, args[0])
+    IMPL_FUNCTIONS['bitwise_not_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1174,8 +1174,8 @@ def wrapper_CPU_elu_out(*args: Any) -> Any:
     """elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['elu'](op, *args[:4])
-    IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['elu'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['elu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_elu", REGISTER_CPU,
@@ -1184,8 +1184,8 @@ def wrapper_CPU_elu(*args: Any) -> Any:
     """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['elu'](op, *args[:4])
-    IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['elu'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['elu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_elu_", REGISTER_CPU,
@@ -1194,8 +1194,8 @@ def wrapper_CPU_elu_(*args: Any) -> Any:
     """elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['elu'](op, *args[:4])
-    IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['elu'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['elu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1207,8 +1207,8 @@ def wrapper_CPU_elu_backward_grad_input(*args: Any) -> Any:
     """elu_backward.grad_input(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['elu_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['elu_backward_out'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['elu_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['elu_backward_out'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_elu_backward", REGISTER_CPU,
@@ -1217,8 +1217,8 @@ def wrapper_CPU_elu_backward(*args: Any) -> Any:
     """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['elu_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['elu_backward_out'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['elu_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['elu_backward_out'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1230,8 +1230,8 @@ def wrapper_CPU_glu_out(*args: Any) -> Any:
     """glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['glu'](op, *args[:2])
-    IMPL_FUNCTIONS['glu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['glu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['glu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_glu", REGISTER_CPU,
@@ -1240,8 +1240,8 @@ def wrapper_CPU_glu(*args: Any) -> Any:
     """glu(Tensor self, int dim=-1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['glu'](op, *args[:2])
-    IMPL_FUNCTIONS['glu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['glu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['glu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1253,8 +1253,8 @@ def wrapper_CPU_leaky_relu_out(*args: Any) -> Any:
     """leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['leaky_relu'](op, *args[:2])
-    IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['leaky_relu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['leaky_relu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_leaky_relu", REGISTER_CPU,
@@ -1263,8 +1263,8 @@ def wrapper_CPU_leaky_relu(*args: Any) -> Any:
     """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['leaky_relu'](op, *args[:2])
-    IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['leaky_relu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['leaky_relu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_leaky_relu_", REGISTER_CPU,
@@ -1273,8 +1273,8 @@ def wrapper_CPU_leaky_relu_(*args: Any) -> Any:
     """leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['leaky_relu'](op, *args[:2])
-    IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['leaky_relu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['leaky_relu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1286,8 +1286,8 @@ def wrapper_CPU_leaky_relu_backward_grad_input(*args: Any) -> Any:
     """leaky_relu_backward.grad_input(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['leaky_relu_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_leaky_relu_backward", REGISTER_CPU,
@@ -1296,8 +1296,8 @@ def wrapper_CPU_leaky_relu_backward(*args: Any) -> Any:
     """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['leaky_relu_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1309,8 +1309,8 @@ def wrapper_CPU_softplus_out(*args: Any) -> Any:
     """softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['softplus'](op, *args[:3])
-    IMPL_FUNCTIONS['softplus_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['softplus'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softplus_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_softplus", REGISTER_CPU,
@@ -1319,8 +1319,8 @@ def wrapper_CPU_softplus(*args: Any) -> Any:
     """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softplus'](op, *args[:3])
-    IMPL_FUNCTIONS['softplus_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['softplus'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softplus_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1332,8 +1332,8 @@ def wrapper_CPU_softplus_backward_grad_input(*args: Any) -> Any:
     """softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['softplus_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['softplus_backward_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['softplus_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['softplus_backward_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_softplus_backward", REGISTER_CPU,
@@ -1342,8 +1342,8 @@ def wrapper_CPU_softplus_backward(*args: Any) -> Any:
     """softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softplus_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['softplus_backward_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['softplus_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['softplus_backward_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1355,8 +1355,8 @@ def wrapper_CPU_hardsigmoid_out(*args: Any) -> Any:
     """hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid'](op, args[0])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid", REGISTER_CPU,
@@ -1365,8 +1365,8 @@ def wrapper_CPU_hardsigmoid(*args: Any) -> Any:
     """hardsigmoid(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid'](op, args[0])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid_", REGISTER_CPU,
@@ -1375,8 +1375,8 @@ def wrapper_CPU_hardsigmoid_(*args: Any) -> Any:
     """hardsigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid'](op, args[0])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1388,8 +1388,8 @@ def wrapper_CPU_hardsigmoid_backward_grad_input(*args: Any) -> Any:
     """hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardsigmoid_backward", REGISTER_CPU,
@@ -1398,8 +1398,8 @@ def wrapper_CPU_hardsigmoid_backward(*args: Any) -> Any:
     """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1411,8 +1411,8 @@ def wrapper_CPU_threshold_out(*args: Any) -> Any:
     """threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['threshold'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_threshold", REGISTER_CPU,
@@ -1421,8 +1421,8 @@ def wrapper_CPU_threshold(*args: Any) -> Any:
     """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['threshold'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_threshold_", REGISTER_CPU,
@@ -1431,8 +1431,8 @@ def wrapper_CPU_threshold_(*args: Any) -> Any:
     """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['threshold'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1444,8 +1444,8 @@ def wrapper_CPU_softshrink_out(*args: Any) -> Any:
     """softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['softshrink'](op, *args[:2])
-    IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['softshrink'](op, args[0], args[1])
+    IMPL_FUNCTIONS['softshrink_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_softshrink", REGISTER_CPU,
@@ -1454,8 +1454,8 @@ def wrapper_CPU_softshrink(*args: Any) -> Any:
     """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softshrink'](op, *args[:2])
-    IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['softshrink'](op, args[0], args[1])
+    IMPL_FUNCTIONS['softshrink_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1467,8 +1467,8 @@ def wrapper_CPU_softshrink_backward_grad_input(*args: Any) -> Any:
     """softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['softshrink_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softshrink_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_softshrink_backward", REGISTER_CPU,
@@ -1477,8 +1477,8 @@ def wrapper_CPU_softshrink_backward(*args: Any) -> Any:
     """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['softshrink_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softshrink_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1490,8 +1490,8 @@ def wrapper_CPU_hardshrink_out(*args: Any) -> Any:
     """hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['hardshrink'](op, *args[:2])
-    IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hardshrink'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hardshrink_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardshrink", REGISTER_CPU,
@@ -1500,8 +1500,8 @@ def wrapper_CPU_hardshrink(*args: Any) -> Any:
     """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardshrink'](op, *args[:2])
-    IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hardshrink'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hardshrink_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1513,8 +1513,8 @@ def wrapper_CPU_hardshrink_backward_grad_input(*args: Any) -> Any:
     """hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['hardshrink_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['hardshrink_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hardshrink_backward", REGISTER_CPU,
@@ -1523,8 +1523,8 @@ def wrapper_CPU_hardshrink_backward(*args: Any) -> Any:
     """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['hardshrink_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['hardshrink_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1536,8 +1536,8 @@ def wrapper_CPU_gelu_out(*args: Any) -> Any:
     """gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['gelu'](op, *args[:2])
-    IMPL_FUNCTIONS['gelu_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gelu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gelu_out_cpu'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gelu_", REGISTER_CPU,
@@ -1546,8 +1546,8 @@ def wrapper_CPU_gelu_(*args: Any) -> Any:
     """gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['gelu'](op, *args[:2])
-    IMPL_FUNCTIONS['gelu_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gelu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gelu_out_cpu'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gelu", REGISTER_CPU,
@@ -1556,8 +1556,8 @@ def wrapper_CPU_gelu(*args: Any) -> Any:
     """gelu(Tensor self, *, str approximate='none') -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gelu'](op, *args[:2])
-    IMPL_FUNCTIONS['gelu_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gelu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gelu_out_cpu'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1569,8 +1569,8 @@ def wrapper_CPU_gelu_backward_grad_input(*args: Any) -> Any:
     """gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['gelu_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['gelu_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['gelu_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['gelu_backward_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_gelu_backward", REGISTER_CPU,
@@ -1579,8 +1579,8 @@ def wrapper_CPU_gelu_backward(*args: Any) -> Any:
     """gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gelu_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['gelu_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['gelu_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['gelu_backward_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1592,8 +1592,8 @@ def wrapper_CPU_silu_out(*args: Any) -> Any:
     """silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['silu'](op, *args[:1])
-    IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['silu'](op, args[0])
+    IMPL_FUNCTIONS['silu_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_silu", REGISTER_CPU,
@@ -1602,8 +1602,8 @@ def wrapper_CPU_silu(*args: Any) -> Any:
     """silu(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['silu'](op, *args[:1])
-    IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['silu'](op, args[0])
+    IMPL_FUNCTIONS['silu_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_silu_", REGISTER_CPU,
@@ -1612,8 +1612,8 @@ def wrapper_CPU_silu_(*args: Any) -> Any:
     """silu_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['silu'](op, *args[:1])
-    IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['silu'](op, args[0])
+    IMPL_FUNCTIONS['silu_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1625,8 +1625,8 @@ def wrapper_CPU_silu_backward_grad_input(*args: Any) -> Any:
     """silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['silu_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['silu_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['silu_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['silu_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_silu_backward", REGISTER_CPU,
@@ -1635,8 +1635,8 @@ def wrapper_CPU_silu_backward(*args: Any) -> Any:
     """silu_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['silu_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['silu_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['silu_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['silu_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1648,8 +1648,8 @@ def wrapper_CPU_mish_out(*args: Any) -> Any:
     """mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['mish'](op, *args[:1])
-    IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['mish'](op, args[0])
+    IMPL_FUNCTIONS['mish_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mish", REGISTER_CPU,
@@ -1658,8 +1658,8 @@ def wrapper_CPU_mish(*args: Any) -> Any:
     """mish(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mish'](op, *args[:1])
-    IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['mish'](op, args[0])
+    IMPL_FUNCTIONS['mish_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mish_", REGISTER_CPU,
@@ -1668,8 +1668,8 @@ def wrapper_CPU_mish_(*args: Any) -> Any:
     """mish_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['mish'](op, *args[:1])
-    IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['mish'](op, args[0])
+    IMPL_FUNCTIONS['mish_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1681,8 +1681,8 @@ def wrapper_CPU_clamp_out(*args: Any) -> Any:
     """clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['clamp'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp", REGISTER_CPU,
@@ -1691,8 +1691,8 @@ def wrapper_CPU_clamp(*args: Any) -> Any:
     """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_", REGISTER_CPU,
@@ -1701,8 +1701,8 @@ def wrapper_CPU_clamp_(*args: Any) -> Any:
     """clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1714,8 +1714,8 @@ def wrapper_CPU_clamp_Tensor_out(*args: Any) -> Any:
     """clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_Tensor_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_Tensor_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_Tensor", REGISTER_CPU,
@@ -1724,8 +1724,8 @@ def wrapper_CPU_clamp_Tensor(*args: Any) -> Any:
     """clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_Tensor_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_Tensor_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp__Tensor", REGISTER_CPU,
@@ -1734,8 +1734,8 @@ def wrapper_CPU_clamp__Tensor(*args: Any) -> Any:
     """clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_Tensor_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_Tensor_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1747,8 +1747,8 @@ def wrapper_CPU_clamp_min_out(*args: Any) -> Any:
     """clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_min'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_min", REGISTER_CPU,
@@ -1757,8 +1757,8 @@ def wrapper_CPU_clamp_min(*args: Any) -> Any:
     """clamp_min(Tensor self, Scalar min) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_min'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_min_", REGISTER_CPU,
@@ -1767,8 +1767,8 @@ def wrapper_CPU_clamp_min_(*args: Any) -> Any:
     """clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_min'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1780,8 +1780,8 @@ def wrapper_CPU_clamp_min_Tensor_out(*args: Any) -> Any:
     """clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_min_Tensor", REGISTER_CPU,
@@ -1790,8 +1790,8 @@ def wrapper_CPU_clamp_min_Tensor(*args: Any) -> Any:
     """clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_min__Tensor", REGISTER_CPU,
@@ -1800,8 +1800,8 @@ def wrapper_CPU_clamp_min__Tensor(*args: Any) -> Any:
     """clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1813,8 +1813,8 @@ def wrapper_CPU_clamp_max_out(*args: Any) -> Any:
     """clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_max'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_max", REGISTER_CPU,
@@ -1823,8 +1823,8 @@ def wrapper_CPU_clamp_max(*args: Any) -> Any:
     """clamp_max(Tensor self, Scalar max) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_max'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_max_", REGISTER_CPU,
@@ -1833,8 +1833,8 @@ def wrapper_CPU_clamp_max_(*args: Any) -> Any:
     """clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_max'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1846,8 +1846,8 @@ def wrapper_CPU_clamp_max_Tensor_out(*args: Any) -> Any:
     """clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_max_Tensor", REGISTER_CPU,
@@ -1856,8 +1856,8 @@ def wrapper_CPU_clamp_max_Tensor(*args: Any) -> Any:
     """clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_clamp_max__Tensor", REGISTER_CPU,
@@ -1866,8 +1866,8 @@ def wrapper_CPU_clamp_max__Tensor(*args: Any) -> Any:
     """clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1879,8 +1879,8 @@ def wrapper_CPU_index_Tensor_out(*args: Any) -> Any:
     """index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['index.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['index_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['index.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['index_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_index_Tensor", REGISTER_CPU,
@@ -1889,8 +1889,8 @@ def wrapper_CPU_index_Tensor(*args: Any) -> Any:
     """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['index.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['index_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['index.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['index_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1902,8 +1902,8 @@ def wrapper_CPU_sum_IntList_out(*args: Any) -> Any:
     """sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
-    IMPL_FUNCTIONS['sum_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['sum.dim_IntList'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['sum_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sum_dim_IntList", REGISTER_CPU,
@@ -1912,8 +1912,8 @@ def wrapper_CPU_sum_dim_IntList(*args: Any) -> Any:
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
-    IMPL_FUNCTIONS['sum_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['sum.dim_IntList'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['sum_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1925,8 +1925,8 @@ def wrapper_CPU_mean_out(*args: Any) -> Any:
     """mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['mean.dim'](op, *args[:4])
-    IMPL_FUNCTIONS['mean_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['mean.dim'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['mean_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mean_dim", REGISTER_CPU,
@@ -1935,8 +1935,8 @@ def wrapper_CPU_mean_dim(*args: Any) -> Any:
     """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mean.dim'](op, *args[:4])
-    IMPL_FUNCTIONS['mean_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['mean.dim'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['mean_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1948,8 +1948,8 @@ def wrapper_CPU_renorm_out(*args: Any) -> Any:
     """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['renorm'](op, *args[:4])
-    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['renorm'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['renorm_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_renorm", REGISTER_CPU,
@@ -1958,8 +1958,8 @@ def wrapper_CPU_renorm(*args: Any) -> Any:
     """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['renorm'](op, *args[:4])
-    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['renorm'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['renorm_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_renorm_", REGISTER_CPU,
@@ -1968,8 +1968,8 @@ def wrapper_CPU_renorm_(*args: Any) -> Any:
     """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['renorm'](op, *args[:4])
-    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['renorm'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['renorm_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1981,8 +1981,8 @@ def wrapper_CPU_prod_int_out(*args: Any) -> Any:
     """prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['prod.dim_int'](op, *args[:4])
-    IMPL_FUNCTIONS['prod_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['prod.dim_int'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['prod_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_prod_dim_int", REGISTER_CPU,
@@ -1991,8 +1991,8 @@ def wrapper_CPU_prod_dim_int(*args: Any) -> Any:
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['prod.dim_int'](op, *args[:4])
-    IMPL_FUNCTIONS['prod_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['prod.dim_int'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['prod_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2004,8 +2004,8 @@ def wrapper_CPU_max_dim_max(*args: Any) -> Any:
     """max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['max.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['max_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['max.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['max_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_max_dim", REGISTER_CPU,
@@ -2014,8 +2014,8 @@ def wrapper_CPU_max_dim(*args: Any) -> Any:
     """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['max.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['max_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['max.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['max_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2027,8 +2027,8 @@ def wrapper_CPU_min_dim_min(*args: Any) -> Any:
     """min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['min.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['min_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['min.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['min_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_min_dim", REGISTER_CPU,
@@ -2037,8 +2037,8 @@ def wrapper_CPU_min_dim(*args: Any) -> Any:
     """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['min.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['min_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['min.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['min_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2050,8 +2050,8 @@ def wrapper_CPU_argmax_out(*args: Any) -> Any:
     """argmax.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['argmax'](op, *args[:3])
-    IMPL_FUNCTIONS['argmax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['argmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['argmax_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_argmax", REGISTER_CPU,
@@ -2060,8 +2060,8 @@ def wrapper_CPU_argmax(*args: Any) -> Any:
     """argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['argmax'](op, *args[:3])
-    IMPL_FUNCTIONS['argmax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['argmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['argmax_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2073,8 +2073,8 @@ def wrapper_CPU_argmin_out(*args: Any) -> Any:
     """argmin.out(Tensor self, int? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['argmin'](op, *args[:3])
-    IMPL_FUNCTIONS['argmin_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['argmin'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['argmin_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_argmin", REGISTER_CPU,
@@ -2083,8 +2083,8 @@ def wrapper_CPU_argmin(*args: Any) -> Any:
     """argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['argmin'](op, *args[:3])
-    IMPL_FUNCTIONS['argmin_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['argmin'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['argmin_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2096,8 +2096,8 @@ def wrapper_CPU_cumsum_out(*args: Any) -> Any:
     """cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['cumsum'](op, *args[:3])
-    IMPL_FUNCTIONS['cumsum_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['cumsum'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['cumsum_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cumsum", REGISTER_CPU,
@@ -2106,8 +2106,8 @@ def wrapper_CPU_cumsum(*args: Any) -> Any:
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cumsum'](op, *args[:3])
-    IMPL_FUNCTIONS['cumsum_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['cumsum'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['cumsum_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cumsum_", REGISTER_CPU,
@@ -2116,8 +2116,8 @@ def wrapper_CPU_cumsum_(*args: Any) -> Any:
     """cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['cumsum'](op, *args[:3])
-    IMPL_FUNCTIONS['cumsum_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['cumsum'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['cumsum_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2129,8 +2129,8 @@ def wrapper_CPU_all_all_out(*args: Any) -> Any:
     """all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['all'](op, *args[:1])
-    IMPL_FUNCTIONS['all_all_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['all'](op, args[0])
+    IMPL_FUNCTIONS['all_all_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_all", REGISTER_CPU,
@@ -2139,8 +2139,8 @@ def wrapper_CPU_all(*args: Any) -> Any:
     """all(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['all'](op, *args[:1])
-    IMPL_FUNCTIONS['all_all_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['all'](op, args[0])
+    IMPL_FUNCTIONS['all_all_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2152,8 +2152,8 @@ def wrapper_CPU_all_dims_out(*args: Any) -> Any:
     """all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['all.dims'](op, *args[:3])
-    IMPL_FUNCTIONS['all_dims_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['all.dims'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['all_dims_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_all_dims", REGISTER_CPU,
@@ -2162,8 +2162,8 @@ def wrapper_CPU_all_dims(*args: Any) -> Any:
     """all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['all.dims'](op, *args[:3])
-    IMPL_FUNCTIONS['all_dims_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['all.dims'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['all_dims_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2175,8 +2175,8 @@ def wrapper_CPU_all_out(*args: Any) -> Any:
     """all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['all.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['all_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['all.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['all_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_all_dim", REGISTER_CPU,
@@ -2185,8 +2185,8 @@ def wrapper_CPU_all_dim(*args: Any) -> Any:
     """all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['all.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['all_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['all.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['all_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2198,8 +2198,8 @@ def wrapper_CPU_any_all_out(*args: Any) -> Any:
     """any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['any'](op, *args[:1])
-    IMPL_FUNCTIONS['any_all_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['any'](op, args[0])
+    IMPL_FUNCTIONS['any_all_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_any", REGISTER_CPU,
@@ -2208,8 +2208,8 @@ def wrapper_CPU_any(*args: Any) -> Any:
     """any(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['any'](op, *args[:1])
-    IMPL_FUNCTIONS['any_all_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['any'](op, args[0])
+    IMPL_FUNCTIONS['any_all_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2221,8 +2221,8 @@ def wrapper_CPU_any_dims_out(*args: Any) -> Any:
     """any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['any.dims'](op, *args[:3])
-    IMPL_FUNCTIONS['any_dims_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['any.dims'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['any_dims_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_any_dims", REGISTER_CPU,
@@ -2231,8 +2231,8 @@ def wrapper_CPU_any_dims(*args: Any) -> Any:
     """any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['any.dims'](op, *args[:3])
-    IMPL_FUNCTIONS['any_dims_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['any.dims'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['any_dims_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2244,8 +2244,8 @@ def wrapper_CPU_any_out(*args: Any) -> Any:
     """any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['any.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['any_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['any.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['any_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_any_dim", REGISTER_CPU,
@@ -2254,8 +2254,8 @@ def wrapper_CPU_any_dim(*args: Any) -> Any:
     """any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['any.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['any_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['any.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['any_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2267,8 +2267,8 @@ def wrapper_CPU_mm_out(*args: Any) -> Any:
     """mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['mm'](op, *args[:2])
-    IMPL_FUNCTIONS['mm_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mm'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mm_out_cpu'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mm", REGISTER_CPU,
@@ -2277,8 +2277,8 @@ def wrapper_CPU_mm(*args: Any) -> Any:
     """mm(Tensor self, Tensor mat2) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mm'](op, *args[:2])
-    IMPL_FUNCTIONS['mm_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mm'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mm_out_cpu'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2290,8 +2290,8 @@ def wrapper_CPU_bmm_out(*args: Any) -> Any:
     """bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bmm'](op, *args[:2])
-    IMPL_FUNCTIONS['bmm_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bmm'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bmm_out_cpu'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bmm", REGISTER_CPU,
@@ -2300,8 +2300,8 @@ def wrapper_CPU_bmm(*args: Any) -> Any:
     """bmm(Tensor self, Tensor mat2) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bmm'](op, *args[:2])
-    IMPL_FUNCTIONS['bmm_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bmm'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bmm_out_cpu'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2313,8 +2313,8 @@ def wrapper_CPU_baddbmm_out(*args: Any) -> Any:
     """baddbmm.out(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['baddbmm'](op, *args[:5])
-    IMPL_FUNCTIONS['baddbmm_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['baddbmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['baddbmm_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_baddbmm", REGISTER_CPU,
@@ -2323,8 +2323,8 @@ def wrapper_CPU_baddbmm(*args: Any) -> Any:
     """baddbmm(Tensor self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['baddbmm'](op, *args[:5])
-    IMPL_FUNCTIONS['baddbmm_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['baddbmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['baddbmm_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_baddbmm_", REGISTER_CPU,
@@ -2333,8 +2333,8 @@ def wrapper_CPU_baddbmm_(*args: Any) -> Any:
     """baddbmm_(Tensor(a!) self, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['baddbmm'](op, *args[:5])
-    IMPL_FUNCTIONS['baddbmm_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['baddbmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['baddbmm_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2346,8 +2346,8 @@ def wrapper_CPU_addmm_out(*args: Any) -> Any:
     """addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['addmm'](op, *args[:5])
-    IMPL_FUNCTIONS['addmm_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmm_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addmm", REGISTER_CPU,
@@ -2356,8 +2356,8 @@ def wrapper_CPU_addmm(*args: Any) -> Any:
     """addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addmm'](op, *args[:5])
-    IMPL_FUNCTIONS['addmm_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmm_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addmm_", REGISTER_CPU,
@@ -2366,8 +2366,8 @@ def wrapper_CPU_addmm_(*args: Any) -> Any:
     """addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addmm'](op, *args[:5])
-    IMPL_FUNCTIONS['addmm_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmm_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2379,8 +2379,8 @@ def wrapper_CPU_addmv_out(*args: Any) -> Any:
     """addmv.out(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['addmv'](op, *args[:5])
-    IMPL_FUNCTIONS['addmv_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmv'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmv_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addmv", REGISTER_CPU,
@@ -2389,8 +2389,8 @@ def wrapper_CPU_addmv(*args: Any) -> Any:
     """addmv(Tensor self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addmv'](op, *args[:5])
-    IMPL_FUNCTIONS['addmv_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmv'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmv_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addmv_", REGISTER_CPU,
@@ -2399,8 +2399,8 @@ def wrapper_CPU_addmv_(*args: Any) -> Any:
     """addmv_(Tensor(a!) self, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addmv'](op, *args[:5])
-    IMPL_FUNCTIONS['addmv_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmv'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmv_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2412,8 +2412,8 @@ def wrapper_CPU_linalg_vector_norm_out(*args: Any) -> Any:
     """linalg_vector_norm.out(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
-    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['linalg_vector_norm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_vector_norm", REGISTER_CPU,
@@ -2422,8 +2422,8 @@ def wrapper_CPU_linalg_vector_norm(*args: Any) -> Any:
     """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
-    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['linalg_vector_norm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2435,8 +2435,8 @@ def wrapper_CPU_linalg_inv_ex_inverse(*args: Any) -> Any:
     """linalg_inv_ex.inverse(Tensor A, *, bool check_errors=False, Tensor(a!) inverse, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_inv_ex'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_inv_ex", REGISTER_CPU,
@@ -2445,8 +2445,8 @@ def wrapper_CPU_linalg_inv_ex(*args: Any) -> Any:
     """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_inv_ex'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2458,8 +2458,8 @@ def wrapper_CPU__linalg_solve_ex_result(*args: Any) -> Any:
     """_linalg_solve_ex.result(Tensor A, Tensor B, *, bool left=True, bool check_errors=False, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots, Tensor(d!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
     op = StructuredKernel(list(args[4:8]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
-    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_linalg_solve_ex'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2], op.outputs_[3])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_solve_ex", REGISTER_CPU,
@@ -2468,8 +2468,8 @@ def wrapper_CPU__linalg_solve_ex(*args: Any) -> Any:
     """_linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
-    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_linalg_solve_ex'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2], op.outputs_[3])
     return tuple(op.outputs_)
 
 
@@ -2481,8 +2481,8 @@ def wrapper_CPU_linalg_qr_out(*args: Any) -> Any:
     """linalg_qr.out(Tensor A, str mode='reduced', *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_qr'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_qr'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_qr_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_qr", REGISTER_CPU,
@@ -2491,8 +2491,8 @@ def wrapper_CPU_linalg_qr(*args: Any) -> Any:
     """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_qr'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_qr'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_qr_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2504,8 +2504,8 @@ def wrapper_CPU__linalg_eigh_eigenvalues(*args: Any) -> Any:
     """_linalg_eigh.eigenvalues(Tensor A, str UPLO="L", bool compute_v=True, *, Tensor(a!) eigenvalues, Tensor(b!) eigenvectors) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
-    IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_linalg_eigh'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['_linalg_eigh_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_eigh", REGISTER_CPU,
@@ -2514,8 +2514,8 @@ def wrapper_CPU__linalg_eigh(*args: Any) -> Any:
     """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
-    IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_linalg_eigh'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['_linalg_eigh_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2527,8 +2527,8 @@ def wrapper_CPU__linalg_svd_U(*args: Any) -> Any:
     """_linalg_svd.U(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None, Tensor(a!) U, Tensor(b!) S, Tensor(c!) Vh) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
     op = StructuredKernel(list(args[4:7]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
-    IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_linalg_svd'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_linalg_svd_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_svd", REGISTER_CPU,
@@ -2537,8 +2537,8 @@ def wrapper_CPU__linalg_svd(*args: Any) -> Any:
     """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
-    IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_linalg_svd'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_linalg_svd_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2550,8 +2550,8 @@ def wrapper_CPU_linalg_cholesky_ex_L(*args: Any) -> Any:
     """linalg_cholesky_ex.L(Tensor self, *, bool upper=False, bool check_errors=False, Tensor(a!) L, Tensor(b!) info) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
-    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['linalg_cholesky_ex'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_cholesky_ex", REGISTER_CPU,
@@ -2560,8 +2560,8 @@ def wrapper_CPU_linalg_cholesky_ex(*args: Any) -> Any:
     """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
-    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['linalg_cholesky_ex'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2573,8 +2573,8 @@ def wrapper_CPU_triangular_solve_X(*args: Any) -> Any:
     """triangular_solve.X(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False, *, Tensor(a!) X, Tensor(b!) M) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[5:7]))
     op.kind = "out"
-    META_FUNCTIONS['triangular_solve'](op, *args[:5])
-    IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['triangular_solve'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['triangular_solve_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_triangular_solve", REGISTER_CPU,
@@ -2583,8 +2583,8 @@ def wrapper_CPU_triangular_solve(*args: Any) -> Any:
     """triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, bool unitriangular=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['triangular_solve'](op, *args[:5])
-    IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['triangular_solve'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['triangular_solve_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2596,8 +2596,8 @@ def wrapper_CPU_linalg_lu_factor_ex_out(*args: Any) -> Any:
     """linalg_lu_factor_ex.out(Tensor A, *, bool pivot=True, bool check_errors=False, Tensor(a!) LU, Tensor(b!) pivots, Tensor(c!) info) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
     op = StructuredKernel(list(args[3:6]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
-    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu_factor_ex", REGISTER_CPU,
@@ -2606,8 +2606,8 @@ def wrapper_CPU_linalg_lu_factor_ex(*args: Any) -> Any:
     """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
-    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2619,8 +2619,8 @@ def wrapper_CPU_linalg_lu_out(*args: Any) -> Any:
     """linalg_lu.out(Tensor A, *, bool pivot=True, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
     op = StructuredKernel(list(args[2:5]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_lu'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_lu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_lu_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu", REGISTER_CPU,
@@ -2629,8 +2629,8 @@ def wrapper_CPU_linalg_lu(*args: Any) -> Any:
     """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_lu'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_lu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_lu_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2642,8 +2642,8 @@ def wrapper_CPU_linalg_lu_solve_out(*args: Any) -> Any:
     """linalg_lu_solve.out(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
-    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['linalg_lu_solve'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_linalg_lu_solve", REGISTER_CPU,
@@ -2652,8 +2652,8 @@ def wrapper_CPU_linalg_lu_solve(*args: Any) -> Any:
     """linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
-    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['linalg_lu_solve'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2665,8 +2665,8 @@ def wrapper_CPU_lu_unpack_out(*args: Any) -> Any:
     """lu_unpack.out(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True, *, Tensor(a!) P, Tensor(b!) L, Tensor(c!) U) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
     op = StructuredKernel(list(args[4:7]))
     op.kind = "out"
-    META_FUNCTIONS['lu_unpack'](op, *args[:4])
-    IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['lu_unpack'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['lu_unpack_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lu_unpack", REGISTER_CPU,
@@ -2675,8 +2675,8 @@ def wrapper_CPU_lu_unpack(*args: Any) -> Any:
     """lu_unpack(Tensor LU_data, Tensor LU_pivots, bool unpack_data=True, bool unpack_pivots=True) -> (Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lu_unpack'](op, *args[:4])
-    IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['lu_unpack'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['lu_unpack_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2688,8 +2688,8 @@ def wrapper_CPU__linalg_det_result(*args: Any) -> Any:
     """_linalg_det.result(Tensor A, *, Tensor(a!) result, Tensor(b!) LU, Tensor(c!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!)) (out)"""
     op = StructuredKernel(list(args[1:4]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_det'](op, *args[:1])
-    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['_linalg_det'](op, args[0])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, args[0], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_det", REGISTER_CPU,
@@ -2698,8 +2698,8 @@ def wrapper_CPU__linalg_det(*args: Any) -> Any:
     """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_det'](op, *args[:1])
-    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['_linalg_det'](op, args[0])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, args[0], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2711,8 +2711,8 @@ def wrapper_CPU__linalg_slogdet_sign(*args: Any) -> Any:
     """_linalg_slogdet.sign(Tensor A, *, Tensor(a!) sign, Tensor(b!) logabsdet, Tensor(c!) LU, Tensor(d!) pivots) -> (Tensor(a!), Tensor(b!), Tensor(c!), Tensor(d!)) (out)"""
     op = StructuredKernel(list(args[1:5]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
-    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['_linalg_slogdet'](op, args[0])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, args[0], op.outputs_[0], op.outputs_[1], op.outputs_[2], op.outputs_[3])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU__linalg_slogdet", REGISTER_CPU,
@@ -2721,8 +2721,8 @@ def wrapper_CPU__linalg_slogdet(*args: Any) -> Any:
     """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
-    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['_linalg_slogdet'](op, args[0])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, args[0], op.outputs_[0], op.outputs_[1], op.outputs_[2], op.outputs_[3])
     return tuple(op.outputs_)
 
 
@@ -2734,8 +2734,8 @@ def wrapper_CPU_amax_out(*args: Any) -> Any:
     """amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['amax'](op, *args[:3])
-    IMPL_FUNCTIONS['amax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['amax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['amax_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_amax", REGISTER_CPU,
@@ -2744,8 +2744,8 @@ def wrapper_CPU_amax(*args: Any) -> Any:
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['amax'](op, *args[:3])
-    IMPL_FUNCTIONS['amax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['amax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['amax_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2757,8 +2757,8 @@ def wrapper_CPU_amin_out(*args: Any) -> Any:
     """amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['amin'](op, *args[:3])
-    IMPL_FUNCTIONS['amin_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['amin'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['amin_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_amin", REGISTER_CPU,
@@ -2767,8 +2767,8 @@ def wrapper_CPU_amin(*args: Any) -> Any:
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['amin'](op, *args[:3])
-    IMPL_FUNCTIONS['amin_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['amin'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['amin_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2780,8 +2780,8 @@ def wrapper_CPU_aminmax_out(*args: Any) -> Any:
     """aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['aminmax'](op, *args[:3])
-    IMPL_FUNCTIONS['aminmax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['aminmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['aminmax_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_aminmax", REGISTER_CPU,
@@ -2790,8 +2790,8 @@ def wrapper_CPU_aminmax(*args: Any) -> Any:
     """aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['aminmax'](op, *args[:3])
-    IMPL_FUNCTIONS['aminmax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['aminmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['aminmax_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2803,8 +2803,8 @@ def wrapper_CPU_log1p_out(*args: Any) -> Any:
     """log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log1p'](op, *args[:1])
-    IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log1p'](op, args[0])
+    IMPL_FUNCTIONS['log1p_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log1p", REGISTER_CPU,
@@ -2813,8 +2813,8 @@ def wrapper_CPU_log1p(*args: Any) -> Any:
     """log1p(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log1p'](op, *args[:1])
-    IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log1p'](op, args[0])
+    IMPL_FUNCTIONS['log1p_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log1p_", REGISTER_CPU,
@@ -2823,8 +2823,8 @@ def wrapper_CPU_log1p_(*args: Any) -> Any:
     """log1p_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log1p'](op, *args[:1])
-    IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log1p'](op, args[0])
+    IMPL_FUNCTIONS['log1p_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2836,8 +2836,8 @@ def wrapper_CPU_expm1_out(*args: Any) -> Any:
     """expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['expm1'](op, *args[:1])
-    IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['expm1'](op, args[0])
+    IMPL_FUNCTIONS['expm1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_expm1", REGISTER_CPU,
@@ -2846,8 +2846,8 @@ def wrapper_CPU_expm1(*args: Any) -> Any:
     """expm1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['expm1'](op, *args[:1])
-    IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['expm1'](op, args[0])
+    IMPL_FUNCTIONS['expm1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_expm1_", REGISTER_CPU,
@@ -2856,8 +2856,8 @@ def wrapper_CPU_expm1_(*args: Any) -> Any:
     """expm1_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['expm1'](op, *args[:1])
-    IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['expm1'](op, args[0])
+    IMPL_FUNCTIONS['expm1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2869,8 +2869,8 @@ def wrapper_CPU_asin_out(*args: Any) -> Any:
     """asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['asin'](op, *args[:1])
-    IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asin'](op, args[0])
+    IMPL_FUNCTIONS['asin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_asin", REGISTER_CPU,
@@ -2879,8 +2879,8 @@ def wrapper_CPU_asin(*args: Any) -> Any:
     """asin(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['asin'](op, *args[:1])
-    IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asin'](op, args[0])
+    IMPL_FUNCTIONS['asin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_asin_", REGISTER_CPU,
@@ -2889,8 +2889,8 @@ def wrapper_CPU_asin_(*args: Any) -> Any:
     """asin_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['asin'](op, *args[:1])
-    IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asin'](op, args[0])
+    IMPL_FUNCTIONS['asin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2902,8 +2902,8 @@ def wrapper_CPU_acos_out(*args: Any) -> Any:
     """acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['acos'](op, *args[:1])
-    IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acos'](op, args[0])
+    IMPL_FUNCTIONS['acos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_acos", REGISTER_CPU,
@@ -2912,8 +2912,8 @@ def wrapper_CPU_acos(*args: Any) -> Any:
     """acos(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['acos'](op, *args[:1])
-    IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acos'](op, args[0])
+    IMPL_FUNCTIONS['acos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_acos_", REGISTER_CPU,
@@ -2922,8 +2922,8 @@ def wrapper_CPU_acos_(*args: Any) -> Any:
     """acos_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['acos'](op, *args[:1])
-    IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acos'](op, args[0])
+    IMPL_FUNCTIONS['acos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2935,8 +2935,8 @@ def wrapper_CPU_atan_out(*args: Any) -> Any:
     """atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['atan'](op, *args[:1])
-    IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atan'](op, args[0])
+    IMPL_FUNCTIONS['atan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atan", REGISTER_CPU,
@@ -2945,8 +2945,8 @@ def wrapper_CPU_atan(*args: Any) -> Any:
     """atan(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['atan'](op, *args[:1])
-    IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atan'](op, args[0])
+    IMPL_FUNCTIONS['atan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atan_", REGISTER_CPU,
@@ -2955,8 +2955,8 @@ def wrapper_CPU_atan_(*args: Any) -> Any:
     """atan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['atan'](op, *args[:1])
-    IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atan'](op, args[0])
+    IMPL_FUNCTIONS['atan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2968,8 +2968,8 @@ def wrapper_CPU_sinh_out(*args: Any) -> Any:
     """sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sinh'](op, *args[:1])
-    IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinh'](op, args[0])
+    IMPL_FUNCTIONS['sinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sinh", REGISTER_CPU,
@@ -2978,8 +2978,8 @@ def wrapper_CPU_sinh(*args: Any) -> Any:
     """sinh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sinh'](op, *args[:1])
-    IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinh'](op, args[0])
+    IMPL_FUNCTIONS['sinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sinh_", REGISTER_CPU,
@@ -2988,8 +2988,8 @@ def wrapper_CPU_sinh_(*args: Any) -> Any:
     """sinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sinh'](op, *args[:1])
-    IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinh'](op, args[0])
+    IMPL_FUNCTIONS['sinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3001,8 +3001,8 @@ def wrapper_CPU_cosh_out(*args: Any) -> Any:
     """cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['cosh'](op, *args[:1])
-    IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cosh'](op, args[0])
+    IMPL_FUNCTIONS['cosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cosh", REGISTER_CPU,
@@ -3011,8 +3011,8 @@ def wrapper_CPU_cosh(*args: Any) -> Any:
     """cosh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cosh'](op, *args[:1])
-    IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cosh'](op, args[0])
+    IMPL_FUNCTIONS['cosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_cosh_", REGISTER_CPU,
@@ -3021,8 +3021,8 @@ def wrapper_CPU_cosh_(*args: Any) -> Any:
     """cosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['cosh'](op, *args[:1])
-    IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cosh'](op, args[0])
+    IMPL_FUNCTIONS['cosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3034,8 +3034,8 @@ def wrapper_CPU_asinh_out(*args: Any) -> Any:
     """asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['asinh'](op, *args[:1])
-    IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asinh'](op, args[0])
+    IMPL_FUNCTIONS['asinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_asinh", REGISTER_CPU,
@@ -3044,8 +3044,8 @@ def wrapper_CPU_asinh(*args: Any) -> Any:
     """asinh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['asinh'](op, *args[:1])
-    IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asinh'](op, args[0])
+    IMPL_FUNCTIONS['asinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_asinh_", REGISTER_CPU,
@@ -3054,8 +3054,8 @@ def wrapper_CPU_asinh_(*args: Any) -> Any:
     """asinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['asinh'](op, *args[:1])
-    IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asinh'](op, args[0])
+    IMPL_FUNCTIONS['asinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3067,8 +3067,8 @@ def wrapper_CPU_acosh_out(*args: Any) -> Any:
     """acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['acosh'](op, *args[:1])
-    IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acosh'](op, args[0])
+    IMPL_FUNCTIONS['acosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_acosh", REGISTER_CPU,
@@ -3077,8 +3077,8 @@ def wrapper_CPU_acosh(*args: Any) -> Any:
     """acosh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['acosh'](op, *args[:1])
-    IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acosh'](op, args[0])
+    IMPL_FUNCTIONS['acosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_acosh_", REGISTER_CPU,
@@ -3087,8 +3087,8 @@ def wrapper_CPU_acosh_(*args: Any) -> Any:
     """acosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['acosh'](op, *args[:1])
-    IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acosh'](op, args[0])
+    IMPL_FUNCTIONS['acosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3100,8 +3100,8 @@ def wrapper_CPU_atanh_out(*args: Any) -> Any:
     """atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['atanh'](op, *args[:1])
-    IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atanh'](op, args[0])
+    IMPL_FUNCTIONS['atanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atanh", REGISTER_CPU,
@@ -3110,8 +3110,8 @@ def wrapper_CPU_atanh(*args: Any) -> Any:
     """atanh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['atanh'](op, *args[:1])
-    IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atanh'](op, args[0])
+    IMPL_FUNCTIONS['atanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atanh_", REGISTER_CPU,
@@ -3120,8 +3120,8 @@ def wrapper_CPU_atanh_(*args: Any) -> Any:
     """atanh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['atanh'](op, *args[:1])
-    IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atanh'](op, args[0])
+    IMPL_FUNCTIONS['atanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3133,8 +3133,8 @@ def wrapper_CPU_frac_out(*args: Any) -> Any:
     """frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['frac'](op, *args[:1])
-    IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['frac'](op, args[0])
+    IMPL_FUNCTIONS['frac_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_frac", REGISTER_CPU,
@@ -3143,8 +3143,8 @@ def wrapper_CPU_frac(*args: Any) -> Any:
     """frac(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['frac'](op, *args[:1])
-    IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['frac'](op, args[0])
+    IMPL_FUNCTIONS['frac_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_frac_", REGISTER_CPU,
@@ -3153,8 +3153,8 @@ def wrapper_CPU_frac_(*args: Any) -> Any:
     """frac_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['frac'](op, *args[:1])
-    IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['frac'](op, args[0])
+    IMPL_FUNCTIONS['frac_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3166,8 +3166,8 @@ def wrapper_CPU__softmax_out(*args: Any) -> Any:
     """_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['_softmax'](op, *args[:3])
-    IMPL_FUNCTIONS['softmax_cpu_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_softmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softmax_cpu_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__softmax", REGISTER_CPU,
@@ -3176,8 +3176,8 @@ def wrapper_CPU__softmax(*args: Any) -> Any:
     """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_softmax'](op, *args[:3])
-    IMPL_FUNCTIONS['softmax_cpu_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_softmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softmax_cpu_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3189,8 +3189,8 @@ def wrapper_CPU__log_softmax_out(*args: Any) -> Any:
     """_log_softmax.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['_log_softmax'](op, *args[:3])
-    IMPL_FUNCTIONS['log_softmax_cpu_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_log_softmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['log_softmax_cpu_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__log_softmax", REGISTER_CPU,
@@ -3199,8 +3199,8 @@ def wrapper_CPU__log_softmax(*args: Any) -> Any:
     """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_log_softmax'](op, *args[:3])
-    IMPL_FUNCTIONS['log_softmax_cpu_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_log_softmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['log_softmax_cpu_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3212,8 +3212,8 @@ def wrapper_CPU__softmax_backward_data_out(*args: Any) -> Any:
     """_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
-    IMPL_FUNCTIONS['softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['softmax_backward_cpu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__softmax_backward_data", REGISTER_CPU,
@@ -3222,8 +3222,8 @@ def wrapper_CPU__softmax_backward_data(*args: Any) -> Any:
     """_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
-    IMPL_FUNCTIONS['softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['softmax_backward_cpu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3235,8 +3235,8 @@ def wrapper_CPU__log_softmax_backward_data_out(*args: Any) -> Any:
     """_log_softmax_backward_data.out(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
-    IMPL_FUNCTIONS['log_softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_log_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['log_softmax_backward_cpu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__log_softmax_backward_data", REGISTER_CPU,
@@ -3245,8 +3245,8 @@ def wrapper_CPU__log_softmax_backward_data(*args: Any) -> Any:
     """_log_softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
-    IMPL_FUNCTIONS['log_softmax_backward_cpu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_log_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['log_softmax_backward_cpu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3258,8 +3258,8 @@ def wrapper_CPU_nll_loss_forward_output(*args: Any) -> Any:
     """nll_loss_forward.output(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, *, Tensor(a!) output, Tensor(b!) total_weight) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[5:7]))
     op.kind = "out"
-    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
-    IMPL_FUNCTIONS['nll_loss_forward_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['nll_loss_forward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['nll_loss_forward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_nll_loss_forward", REGISTER_CPU,
@@ -3268,8 +3268,8 @@ def wrapper_CPU_nll_loss_forward(*args: Any) -> Any:
     """nll_loss_forward(Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
-    IMPL_FUNCTIONS['nll_loss_forward_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['nll_loss_forward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['nll_loss_forward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -3281,8 +3281,8 @@ def wrapper_CPU_nll_loss_backward_grad_input(*args: Any) -> Any:
     """nll_loss_backward.grad_input(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[7:8]))
     op.kind = "out"
-    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
-    IMPL_FUNCTIONS['nll_loss_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    META_FUNCTIONS['nll_loss_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+    IMPL_FUNCTIONS['nll_loss_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_nll_loss_backward", REGISTER_CPU,
@@ -3291,8 +3291,8 @@ def wrapper_CPU_nll_loss_backward(*args: Any) -> Any:
     """nll_loss_backward(Tensor grad_output, Tensor self, Tensor target, Tensor? weight, int reduction, SymInt ignore_index, Tensor total_weight) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
-    IMPL_FUNCTIONS['nll_loss_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    META_FUNCTIONS['nll_loss_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+    IMPL_FUNCTIONS['nll_loss_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3304,8 +3304,8 @@ def wrapper_CPU_mse_loss_out(*args: Any) -> Any:
     """mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['mse_loss'](op, *args[:3])
-    IMPL_FUNCTIONS['mse_loss_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['mse_loss'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['mse_loss_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_mse_loss", REGISTER_CPU,
@@ -3314,8 +3314,8 @@ def wrapper_CPU_mse_loss(*args: Any) -> Any:
     """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mse_loss'](op, *args[:3])
-    IMPL_FUNCTIONS['mse_loss_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['mse_loss'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['mse_loss_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3327,8 +3327,8 @@ def wrapper_CPU_smooth_l1_loss_out(*args: Any) -> Any:
     """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
-    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['smooth_l1_loss'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_smooth_l1_loss", REGISTER_CPU,
@@ -3337,8 +3337,8 @@ def wrapper_CPU_smooth_l1_loss(*args: Any) -> Any:
     """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
-    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['smooth_l1_loss'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3350,8 +3350,8 @@ def wrapper_CPU_addcmul_out(*args: Any) -> Any:
     """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['addcmul'](op, *args[:4])
-    IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcmul'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcmul_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addcmul", REGISTER_CPU,
@@ -3360,8 +3360,8 @@ def wrapper_CPU_addcmul(*args: Any) -> Any:
     """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addcmul'](op, *args[:4])
-    IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcmul'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcmul_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addcmul_", REGISTER_CPU,
@@ -3370,8 +3370,8 @@ def wrapper_CPU_addcmul_(*args: Any) -> Any:
     """addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addcmul'](op, *args[:4])
-    IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcmul'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcmul_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3383,8 +3383,8 @@ def wrapper_CPU_addcdiv_out(*args: Any) -> Any:
     """addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['addcdiv'](op, *args[:4])
-    IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcdiv'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcdiv_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addcdiv", REGISTER_CPU,
@@ -3393,8 +3393,8 @@ def wrapper_CPU_addcdiv(*args: Any) -> Any:
     """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addcdiv'](op, *args[:4])
-    IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcdiv'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcdiv_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_addcdiv_", REGISTER_CPU,
@@ -3403,8 +3403,8 @@ def wrapper_CPU_addcdiv_(*args: Any) -> Any:
     """addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addcdiv'](op, *args[:4])
-    IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcdiv'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcdiv_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3416,8 +3416,8 @@ def wrapper_CPU_lerp_Scalar_out(*args: Any) -> Any:
     """lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Scalar'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Scalar'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lerp_Scalar", REGISTER_CPU,
@@ -3426,8 +3426,8 @@ def wrapper_CPU_lerp_Scalar(*args: Any) -> Any:
     """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Scalar'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Scalar'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lerp__Scalar", REGISTER_CPU,
@@ -3436,8 +3436,8 @@ def wrapper_CPU_lerp__Scalar(*args: Any) -> Any:
     """lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Scalar'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Scalar'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3449,8 +3449,8 @@ def wrapper_CPU_lerp_Tensor_out(*args: Any) -> Any:
     """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lerp_Tensor", REGISTER_CPU,
@@ -3459,8 +3459,8 @@ def wrapper_CPU_lerp_Tensor(*args: Any) -> Any:
     """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lerp__Tensor", REGISTER_CPU,
@@ -3469,8 +3469,8 @@ def wrapper_CPU_lerp__Tensor(*args: Any) -> Any:
     """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3482,8 +3482,8 @@ def wrapper_CPU_bitwise_xor_Tensor_out(*args: Any) -> Any:
     """bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_xor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_xor_Tensor", REGISTER_CPU,
@@ -3492,8 +3492,8 @@ def wrapper_CPU_bitwise_xor_Tensor(*args: Any) -> Any:
     """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_xor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_xor__Tensor", REGISTER_CPU,
@@ -3502,8 +3502,8 @@ def wrapper_CPU_bitwise_xor__Tensor(*args: Any) -> Any:
     """bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_xor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3515,8 +3515,8 @@ def wrapper_CPU_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
     """bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_left_shift_Tensor", REGISTER_CPU,
@@ -3525,8 +3525,8 @@ def wrapper_CPU_bitwise_left_shift_Tensor(*args: Any) -> Any:
     """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_left_shift__Tensor", REGISTER_CPU,
@@ -3535,8 +3535,8 @@ def wrapper_CPU_bitwise_left_shift__Tensor(*args: Any) -> Any:
     """bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3548,8 +3548,8 @@ def wrapper_CPU_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
     """bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_right_shift_Tensor", REGISTER_CPU,
@@ -3558,8 +3558,8 @@ def wrapper_CPU_bitwise_right_shift_Tensor(*args: Any) -> Any:
     """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_bitwise_right_shift__Tensor", REGISTER_CPU,
@@ -3568,8 +3568,8 @@ def wrapper_CPU_bitwise_right_shift__Tensor(*args: Any) -> Any:
     """bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3581,8 +3581,8 @@ def wrapper_CPU_hypot_out(*args: Any) -> Any:
     """hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['hypot'](op, *args[:2])
-    IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hypot'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hypot_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hypot", REGISTER_CPU,
@@ -3591,8 +3591,8 @@ def wrapper_CPU_hypot(*args: Any) -> Any:
     """hypot(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hypot'](op, *args[:2])
-    IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hypot'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hypot_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_hypot_", REGISTER_CPU,
@@ -3601,8 +3601,8 @@ def wrapper_CPU_hypot_(*args: Any) -> Any:
     """hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['hypot'](op, *args[:2])
-    IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hypot'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hypot_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3614,8 +3614,8 @@ def wrapper_CPU_sgn_out(*args: Any) -> Any:
     """sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sgn'](op, *args[:1])
-    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sgn'](op, args[0])
+    IMPL_FUNCTIONS['sgn_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sgn", REGISTER_CPU,
@@ -3624,8 +3624,8 @@ def wrapper_CPU_sgn(*args: Any) -> Any:
     """sgn(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sgn'](op, *args[:1])
-    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sgn'](op, args[0])
+    IMPL_FUNCTIONS['sgn_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sgn_", REGISTER_CPU,
@@ -3634,8 +3634,8 @@ def wrapper_CPU_sgn_(*args: Any) -> Any:
     """sgn_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sgn'](op, *args[:1])
-    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sgn'](op, args[0])
+    IMPL_FUNCTIONS['sgn_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3647,8 +3647,8 @@ def wrapper_CPU_sign_out(*args: Any) -> Any:
     """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sign'](op, *args[:1])
-    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sign'](op, args[0])
+    IMPL_FUNCTIONS['sign_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sign", REGISTER_CPU,
@@ -3657,8 +3657,8 @@ def wrapper_CPU_sign(*args: Any) -> Any:
     """sign(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sign'](op, *args[:1])
-    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sign'](op, args[0])
+    IMPL_FUNCTIONS['sign_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sign_", REGISTER_CPU,
@@ -3667,8 +3667,8 @@ def wrapper_CPU_sign_(*args: Any) -> Any:
     """sign_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sign'](op, *args[:1])
-    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sign'](op, args[0])
+    IMPL_FUNCTIONS['sign_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3680,8 +3680,8 @@ def wrapper_CPU_sigmoid_backward_grad_input(*args: Any) -> Any:
     """sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['sigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['sigmoid_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['sigmoid_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sigmoid_backward", REGISTER_CPU,
@@ -3690,8 +3690,8 @@ def wrapper_CPU_sigmoid_backward(*args: Any) -> Any:
     """sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['sigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['sigmoid_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['sigmoid_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3703,8 +3703,8 @@ def wrapper_CPU_tanh_backward_grad_input(*args: Any) -> Any:
     """tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['tanh_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['tanh_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['tanh_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['tanh_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tanh_backward", REGISTER_CPU,
@@ -3713,8 +3713,8 @@ def wrapper_CPU_tanh_backward(*args: Any) -> Any:
     """tanh_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['tanh_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['tanh_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['tanh_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['tanh_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3726,8 +3726,8 @@ def wrapper_CPU_threshold_backward_grad_input(*args: Any) -> Any:
     """threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['threshold_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_threshold_backward", REGISTER_CPU,
@@ -3736,8 +3736,8 @@ def wrapper_CPU_threshold_backward(*args: Any) -> Any:
     """threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['threshold_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3749,8 +3749,8 @@ def wrapper_CPU_slow_conv_transpose2d_out(*args: Any) -> Any:
     """slow_conv_transpose2d.out(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[8:9]))
     op.kind = "out"
-    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
-    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cpu'](op, *args[:8], *op.outputs_)
+    META_FUNCTIONS['slow_conv_transpose2d'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
+    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_slow_conv_transpose2d", REGISTER_CPU,
@@ -3759,8 +3759,8 @@ def wrapper_CPU_slow_conv_transpose2d(*args: Any) -> Any:
     """slow_conv_transpose2d(Tensor self, Tensor weight, SymInt[2] kernel_size, Tensor? bias=None, SymInt[2] stride=1, SymInt[2] padding=0, SymInt[2] output_padding=0, SymInt[2] dilation=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
-    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cpu'](op, *args[:8], *op.outputs_)
+    META_FUNCTIONS['slow_conv_transpose2d'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
+    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3772,8 +3772,8 @@ def wrapper_CPU_adaptive_max_pool2d_out(*args: Any) -> Any:
     """adaptive_max_pool2d.out(Tensor self, int[2] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
-    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool2d'](op, args[0], args[1])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cpu'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool2d", REGISTER_CPU,
@@ -3782,8 +3782,8 @@ def wrapper_CPU_adaptive_max_pool2d(*args: Any) -> Any:
     """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
-    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool2d'](op, args[0], args[1])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cpu'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -3795,8 +3795,8 @@ def wrapper_CPU_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
     """adaptive_max_pool2d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool2d_backward", REGISTER_CPU,
@@ -3805,8 +3805,8 @@ def wrapper_CPU_adaptive_max_pool2d_backward(*args: Any) -> Any:
     """adaptive_max_pool2d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3818,8 +3818,8 @@ def wrapper_CPU_adaptive_max_pool3d_out(*args: Any) -> Any:
     """adaptive_max_pool3d.out(Tensor self, int[3] output_size, *, Tensor(a!) out, Tensor(b!) indices) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
-    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool3d'](op, args[0], args[1])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cpu'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d", REGISTER_CPU,
@@ -3828,8 +3828,8 @@ def wrapper_CPU_adaptive_max_pool3d(*args: Any) -> Any:
     """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
-    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cpu'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool3d'](op, args[0], args[1])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cpu'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -3841,8 +3841,8 @@ def wrapper_CPU_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
     """adaptive_max_pool3d_backward.grad_input(Tensor grad_output, Tensor self, Tensor indices, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_adaptive_max_pool3d_backward", REGISTER_CPU,
@@ -3851,8 +3851,8 @@ def wrapper_CPU_adaptive_max_pool3d_backward(*args: Any) -> Any:
     """adaptive_max_pool3d_backward(Tensor grad_output, Tensor self, Tensor indices) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3864,8 +3864,8 @@ def wrapper_CPU_upsample_linear1d_out(*args: Any) -> Any:
     """upsample_linear1d.out(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_linear1d_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_linear1d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_linear1d_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_linear1d", REGISTER_CPU,
@@ -3874,8 +3874,8 @@ def wrapper_CPU_upsample_linear1d(*args: Any) -> Any:
     """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_linear1d_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_linear1d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_linear1d_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3887,8 +3887,8 @@ def wrapper_CPU_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
     """upsample_linear1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_linear1d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_linear1d_backward", REGISTER_CPU,
@@ -3897,8 +3897,8 @@ def wrapper_CPU_upsample_linear1d_backward(*args: Any) -> Any:
     """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_linear1d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3910,8 +3910,8 @@ def wrapper_CPU_upsample_bilinear2d_out(*args: Any) -> Any:
     """upsample_bilinear2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_bilinear2d_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_bilinear2d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_bilinear2d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_bilinear2d", REGISTER_CPU,
@@ -3920,8 +3920,8 @@ def wrapper_CPU_upsample_bilinear2d(*args: Any) -> Any:
     """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_bilinear2d_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_bilinear2d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_bilinear2d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3933,8 +3933,8 @@ def wrapper_CPU_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
     """upsample_bilinear2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_bilinear2d_backward", REGISTER_CPU,
@@ -3943,8 +3943,8 @@ def wrapper_CPU_upsample_bilinear2d_backward(*args: Any) -> Any:
     """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3956,8 +3956,8 @@ def wrapper_CPU_upsample_bicubic2d_out(*args: Any) -> Any:
     """upsample_bicubic2d.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_bicubic2d_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_bicubic2d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d", REGISTER_CPU,
@@ -3966,8 +3966,8 @@ def wrapper_CPU_upsample_bicubic2d(*args: Any) -> Any:
     """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_bicubic2d_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_bicubic2d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3979,8 +3979,8 @@ def wrapper_CPU_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
     """upsample_bicubic2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_bicubic2d_backward", REGISTER_CPU,
@@ -3989,8 +3989,8 @@ def wrapper_CPU_upsample_bicubic2d_backward(*args: Any) -> Any:
     """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4002,8 +4002,8 @@ def wrapper_CPU__upsample_bilinear2d_aa_out(*args: Any) -> Any:
     """_upsample_bilinear2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa", REGISTER_CPU,
@@ -4012,8 +4012,8 @@ def wrapper_CPU__upsample_bilinear2d_aa(*args: Any) -> Any:
     """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4025,8 +4025,8 @@ def wrapper_CPU__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
     """_upsample_bilinear2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_bilinear2d_aa_backward", REGISTER_CPU,
@@ -4035,8 +4035,8 @@ def wrapper_CPU__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
     """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4048,8 +4048,8 @@ def wrapper_CPU__upsample_bicubic2d_aa_out(*args: Any) -> Any:
     """_upsample_bicubic2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa", REGISTER_CPU,
@@ -4058,8 +4058,8 @@ def wrapper_CPU__upsample_bicubic2d_aa(*args: Any) -> Any:
     """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4071,8 +4071,8 @@ def wrapper_CPU__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
     """_upsample_bicubic2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_bicubic2d_aa_backward", REGISTER_CPU,
@@ -4081,8 +4081,8 @@ def wrapper_CPU__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
     """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4094,8 +4094,8 @@ def wrapper_CPU_upsample_trilinear3d_out(*args: Any) -> Any:
     """upsample_trilinear3d.out(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_trilinear3d_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_trilinear3d'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d", REGISTER_CPU,
@@ -4104,8 +4104,8 @@ def wrapper_CPU_upsample_trilinear3d(*args: Any) -> Any:
     """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_trilinear3d_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_trilinear3d'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4117,8 +4117,8 @@ def wrapper_CPU_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
     """upsample_trilinear3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[7:8]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
-    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_trilinear3d_backward", REGISTER_CPU,
@@ -4127,8 +4127,8 @@ def wrapper_CPU_upsample_trilinear3d_backward(*args: Any) -> Any:
     """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
-    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cpu'](op, *args[:7], *op.outputs_)
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4140,8 +4140,8 @@ def wrapper_CPU_upsample_nearest1d_out(*args: Any) -> Any:
     """upsample_nearest1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
-    IMPL_FUNCTIONS['upsample_nearest1d_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest1d'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['upsample_nearest1d_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest1d", REGISTER_CPU,
@@ -4150,8 +4150,8 @@ def wrapper_CPU_upsample_nearest1d(*args: Any) -> Any:
     """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
-    IMPL_FUNCTIONS['upsample_nearest1d_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest1d'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['upsample_nearest1d_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4163,8 +4163,8 @@ def wrapper_CPU_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
     """upsample_nearest1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest1d_backward", REGISTER_CPU,
@@ -4173,8 +4173,8 @@ def wrapper_CPU_upsample_nearest1d_backward(*args: Any) -> Any:
     """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4186,8 +4186,8 @@ def wrapper_CPU_upsample_nearest2d_out(*args: Any) -> Any:
     """upsample_nearest2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_nearest2d_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest2d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_nearest2d_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest2d", REGISTER_CPU,
@@ -4196,8 +4196,8 @@ def wrapper_CPU_upsample_nearest2d(*args: Any) -> Any:
     """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_nearest2d_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest2d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_nearest2d_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4209,8 +4209,8 @@ def wrapper_CPU_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
     """upsample_nearest2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest2d_backward", REGISTER_CPU,
@@ -4219,8 +4219,8 @@ def wrapper_CPU_upsample_nearest2d_backward(*args: Any) -> Any:
     """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4232,8 +4232,8 @@ def wrapper_CPU_upsample_nearest3d_out(*args: Any) -> Any:
     """upsample_nearest3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_nearest3d_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest3d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_nearest3d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest3d", REGISTER_CPU,
@@ -4242,8 +4242,8 @@ def wrapper_CPU_upsample_nearest3d(*args: Any) -> Any:
     """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_nearest3d_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest3d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_nearest3d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4255,8 +4255,8 @@ def wrapper_CPU_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
     """upsample_nearest3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_upsample_nearest3d_backward", REGISTER_CPU,
@@ -4265,8 +4265,8 @@ def wrapper_CPU_upsample_nearest3d_backward(*args: Any) -> Any:
     """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4278,8 +4278,8 @@ def wrapper_CPU__upsample_nearest_exact1d_out(*args: Any) -> Any:
     """_upsample_nearest_exact1d.out(Tensor self, SymInt[1] output_size, float? scales=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
-    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact1d", REGISTER_CPU,
@@ -4288,8 +4288,8 @@ def wrapper_CPU__upsample_nearest_exact1d(*args: Any) -> Any:
     """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
-    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cpu'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cpu'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4301,8 +4301,8 @@ def wrapper_CPU__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> Any
     """_upsample_nearest_exact1d_backward.grad_input(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact1d_backward", REGISTER_CPU,
@@ -4311,8 +4311,8 @@ def wrapper_CPU__upsample_nearest_exact1d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4324,8 +4324,8 @@ def wrapper_CPU__upsample_nearest_exact2d_out(*args: Any) -> Any:
     """_upsample_nearest_exact2d.out(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
-    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact2d", REGISTER_CPU,
@@ -4334,8 +4334,8 @@ def wrapper_CPU__upsample_nearest_exact2d(*args: Any) -> Any:
     """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
-    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cpu'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cpu'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4347,8 +4347,8 @@ def wrapper_CPU__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> Any
     """_upsample_nearest_exact2d_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact2d_backward", REGISTER_CPU,
@@ -4357,8 +4357,8 @@ def wrapper_CPU__upsample_nearest_exact2d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4370,8 +4370,8 @@ def wrapper_CPU__upsample_nearest_exact3d_out(*args: Any) -> Any:
     """_upsample_nearest_exact3d.out(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact3d", REGISTER_CPU,
@@ -4380,8 +4380,8 @@ def wrapper_CPU__upsample_nearest_exact3d(*args: Any) -> Any:
     """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cpu'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4393,8 +4393,8 @@ def wrapper_CPU__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> Any
     """_upsample_nearest_exact3d_backward.grad_input(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU__upsample_nearest_exact3d_backward", REGISTER_CPU,
@@ -4403,8 +4403,8 @@ def wrapper_CPU__upsample_nearest_exact3d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cpu'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cpu'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4416,8 +4416,8 @@ def wrapper_CPU_ceil_out(*args: Any) -> Any:
     """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['ceil'](op, *args[:1])
-    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['ceil'](op, args[0])
+    IMPL_FUNCTIONS['ceil_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ceil", REGISTER_CPU,
@@ -4426,8 +4426,8 @@ def wrapper_CPU_ceil(*args: Any) -> Any:
     """ceil(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ceil'](op, *args[:1])
-    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['ceil'](op, args[0])
+    IMPL_FUNCTIONS['ceil_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_ceil_", REGISTER_CPU,
@@ -4436,8 +4436,8 @@ def wrapper_CPU_ceil_(*args: Any) -> Any:
     """ceil_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ceil'](op, *args[:1])
-    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['ceil'](op, args[0])
+    IMPL_FUNCTIONS['ceil_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4449,8 +4449,8 @@ def wrapper_CPU_erf_out(*args: Any) -> Any:
     """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['erf'](op, *args[:1])
-    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erf'](op, args[0])
+    IMPL_FUNCTIONS['erf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erf", REGISTER_CPU,
@@ -4459,8 +4459,8 @@ def wrapper_CPU_erf(*args: Any) -> Any:
     """erf(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['erf'](op, *args[:1])
-    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erf'](op, args[0])
+    IMPL_FUNCTIONS['erf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erf_", REGISTER_CPU,
@@ -4469,8 +4469,8 @@ def wrapper_CPU_erf_(*args: Any) -> Any:
     """erf_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['erf'](op, *args[:1])
-    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erf'](op, args[0])
+    IMPL_FUNCTIONS['erf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4482,8 +4482,8 @@ def wrapper_CPU_erfc_out(*args: Any) -> Any:
     """erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['erfc'](op, *args[:1])
-    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfc'](op, args[0])
+    IMPL_FUNCTIONS['erfc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erfc", REGISTER_CPU,
@@ -4492,8 +4492,8 @@ def wrapper_CPU_erfc(*args: Any) -> Any:
     """erfc(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['erfc'](op, *args[:1])
-    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfc'](op, args[0])
+    IMPL_FUNCTIONS['erfc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erfc_", REGISTER_CPU,
@@ -4502,8 +4502,8 @@ def wrapper_CPU_erfc_(*args: Any) -> Any:
     """erfc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['erfc'](op, *args[:1])
-    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfc'](op, args[0])
+    IMPL_FUNCTIONS['erfc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4515,8 +4515,8 @@ def wrapper_CPU_exp2_out(*args: Any) -> Any:
     """exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['exp2'](op, *args[:1])
-    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp2'](op, args[0])
+    IMPL_FUNCTIONS['exp2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_exp2", REGISTER_CPU,
@@ -4525,8 +4525,8 @@ def wrapper_CPU_exp2(*args: Any) -> Any:
     """exp2(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['exp2'](op, *args[:1])
-    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp2'](op, args[0])
+    IMPL_FUNCTIONS['exp2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_exp2_", REGISTER_CPU,
@@ -4535,8 +4535,8 @@ def wrapper_CPU_exp2_(*args: Any) -> Any:
     """exp2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['exp2'](op, *args[:1])
-    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp2'](op, args[0])
+    IMPL_FUNCTIONS['exp2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4548,8 +4548,8 @@ def wrapper_CPU_floor_out(*args: Any) -> Any:
     """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['floor'](op, *args[:1])
-    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['floor'](op, args[0])
+    IMPL_FUNCTIONS['floor_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_floor", REGISTER_CPU,
@@ -4558,8 +4558,8 @@ def wrapper_CPU_floor(*args: Any) -> Any:
     """floor(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['floor'](op, *args[:1])
-    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['floor'](op, args[0])
+    IMPL_FUNCTIONS['floor_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_floor_", REGISTER_CPU,
@@ -4568,8 +4568,8 @@ def wrapper_CPU_floor_(*args: Any) -> Any:
     """floor_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['floor'](op, *args[:1])
-    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['floor'](op, args[0])
+    IMPL_FUNCTIONS['floor_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4581,8 +4581,8 @@ def wrapper_CPU_log10_out(*args: Any) -> Any:
     """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log10'](op, *args[:1])
-    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log10'](op, args[0])
+    IMPL_FUNCTIONS['log10_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log10", REGISTER_CPU,
@@ -4591,8 +4591,8 @@ def wrapper_CPU_log10(*args: Any) -> Any:
     """log10(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log10'](op, *args[:1])
-    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log10'](op, args[0])
+    IMPL_FUNCTIONS['log10_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log10_", REGISTER_CPU,
@@ -4601,8 +4601,8 @@ def wrapper_CPU_log10_(*args: Any) -> Any:
     """log10_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log10'](op, *args[:1])
-    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log10'](op, args[0])
+    IMPL_FUNCTIONS['log10_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4614,8 +4614,8 @@ def wrapper_CPU_log2_out(*args: Any) -> Any:
     """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log2'](op, *args[:1])
-    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log2'](op, args[0])
+    IMPL_FUNCTIONS['log2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log2", REGISTER_CPU,
@@ -4624,8 +4624,8 @@ def wrapper_CPU_log2(*args: Any) -> Any:
     """log2(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log2'](op, *args[:1])
-    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log2'](op, args[0])
+    IMPL_FUNCTIONS['log2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_log2_", REGISTER_CPU,
@@ -4634,8 +4634,8 @@ def wrapper_CPU_log2_(*args: Any) -> Any:
     """log2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log2'](op, *args[:1])
-    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log2'](op, args[0])
+    IMPL_FUNCTIONS['log2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4647,8 +4647,8 @@ def wrapper_CPU_round_out(*args: Any) -> Any:
     """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['round'](op, *args[:1])
-    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['round'](op, args[0])
+    IMPL_FUNCTIONS['round_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_round", REGISTER_CPU,
@@ -4657,8 +4657,8 @@ def wrapper_CPU_round(*args: Any) -> Any:
     """round(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['round'](op, *args[:1])
-    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['round'](op, args[0])
+    IMPL_FUNCTIONS['round_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_round_", REGISTER_CPU,
@@ -4667,8 +4667,8 @@ def wrapper_CPU_round_(*args: Any) -> Any:
     """round_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['round'](op, *args[:1])
-    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['round'](op, args[0])
+    IMPL_FUNCTIONS['round_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4680,8 +4680,8 @@ def wrapper_CPU_round_decimals_out(*args: Any) -> Any:
     """round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['round.decimals'](op, *args[:2])
-    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['round.decimals'](op, args[0], args[1])
+    IMPL_FUNCTIONS['round_decimals_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_round_decimals", REGISTER_CPU,
@@ -4690,8 +4690,8 @@ def wrapper_CPU_round_decimals(*args: Any) -> Any:
     """round.decimals(Tensor self, *, int decimals) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['round.decimals'](op, *args[:2])
-    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['round.decimals'](op, args[0], args[1])
+    IMPL_FUNCTIONS['round_decimals_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_round__decimals", REGISTER_CPU,
@@ -4700,8 +4700,8 @@ def wrapper_CPU_round__decimals(*args: Any) -> Any:
     """round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['round.decimals'](op, *args[:2])
-    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['round.decimals'](op, args[0], args[1])
+    IMPL_FUNCTIONS['round_decimals_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4713,8 +4713,8 @@ def wrapper_CPU_rsqrt_out(*args: Any) -> Any:
     """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['rsqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['rsqrt'](op, args[0])
+    IMPL_FUNCTIONS['rsqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_rsqrt", REGISTER_CPU,
@@ -4723,8 +4723,8 @@ def wrapper_CPU_rsqrt(*args: Any) -> Any:
     """rsqrt(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['rsqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['rsqrt'](op, args[0])
+    IMPL_FUNCTIONS['rsqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_rsqrt_", REGISTER_CPU,
@@ -4733,8 +4733,8 @@ def wrapper_CPU_rsqrt_(*args: Any) -> Any:
     """rsqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['rsqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['rsqrt'](op, args[0])
+    IMPL_FUNCTIONS['rsqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4746,8 +4746,8 @@ def wrapper_CPU_sinc_out(*args: Any) -> Any:
     """sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sinc'](op, *args[:1])
-    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinc'](op, args[0])
+    IMPL_FUNCTIONS['sinc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sinc", REGISTER_CPU,
@@ -4756,8 +4756,8 @@ def wrapper_CPU_sinc(*args: Any) -> Any:
     """sinc(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sinc'](op, *args[:1])
-    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinc'](op, args[0])
+    IMPL_FUNCTIONS['sinc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_sinc_", REGISTER_CPU,
@@ -4766,8 +4766,8 @@ def wrapper_CPU_sinc_(*args: Any) -> Any:
     """sinc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sinc'](op, *args[:1])
-    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinc'](op, args[0])
+    IMPL_FUNCTIONS['sinc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4779,8 +4779,8 @@ def wrapper_CPU_tan_out(*args: Any) -> Any:
     """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['tan'](op, *args[:1])
-    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tan'](op, args[0])
+    IMPL_FUNCTIONS['tan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tan", REGISTER_CPU,
@@ -4789,8 +4789,8 @@ def wrapper_CPU_tan(*args: Any) -> Any:
     """tan(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['tan'](op, *args[:1])
-    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tan'](op, args[0])
+    IMPL_FUNCTIONS['tan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_tan_", REGISTER_CPU,
@@ -4799,8 +4799,8 @@ def wrapper_CPU_tan_(*args: Any) -> Any:
     """tan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['tan'](op, *args[:1])
-    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tan'](op, args[0])
+    IMPL_FUNCTIONS['tan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4812,8 +4812,8 @@ def wrapper_CPU_trunc_out(*args: Any) -> Any:
     """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['trunc'](op, *args[:1])
-    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['trunc'](op, args[0])
+    IMPL_FUNCTIONS['trunc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_trunc", REGISTER_CPU,
@@ -4822,8 +4822,8 @@ def wrapper_CPU_trunc(*args: Any) -> Any:
     """trunc(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['trunc'](op, *args[:1])
-    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['trunc'](op, args[0])
+    IMPL_FUNCTIONS['trunc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_trunc_", REGISTER_CPU,
@@ -4832,8 +4832,8 @@ def wrapper_CPU_trunc_(*args: Any) -> Any:
     """trunc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['trunc'](op, *args[:1])
-    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['trunc'](op, args[0])
+    IMPL_FUNCTIONS['trunc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4845,8 +4845,8 @@ def wrapper_CPU_signbit_out(*args: Any) -> Any:
     """signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['signbit'](op, *args[:1])
-    IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['signbit'](op, args[0])
+    IMPL_FUNCTIONS['signbit_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_signbit", REGISTER_CPU,
@@ -4855,8 +4855,8 @@ def wrapper_CPU_signbit(*args: Any) -> Any:
     """signbit(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['signbit'](op, *args[:1])
-    IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['signbit'](op, args[0])
+    IMPL_FUNCTIONS['signbit_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4868,8 +4868,8 @@ def wrapper_CPU_copysign_out(*args: Any) -> Any:
     """copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['copysign.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['copysign_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_copysign_Tensor", REGISTER_CPU,
@@ -4878,8 +4878,8 @@ def wrapper_CPU_copysign_Tensor(*args: Any) -> Any:
     """copysign.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['copysign.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['copysign_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_copysign__Tensor", REGISTER_CPU,
@@ -4888,8 +4888,8 @@ def wrapper_CPU_copysign__Tensor(*args: Any) -> Any:
     """copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['copysign.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['copysign_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4901,8 +4901,8 @@ def wrapper_CPU_logaddexp_out(*args: Any) -> Any:
     """logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['logaddexp'](op, *args[:2])
-    IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['logaddexp'](op, args[0], args[1])
+    IMPL_FUNCTIONS['logaddexp_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_logaddexp", REGISTER_CPU,
@@ -4911,8 +4911,8 @@ def wrapper_CPU_logaddexp(*args: Any) -> Any:
     """logaddexp(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['logaddexp'](op, *args[:2])
-    IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['logaddexp'](op, args[0], args[1])
+    IMPL_FUNCTIONS['logaddexp_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4924,8 +4924,8 @@ def wrapper_CPU_xlogy_OutTensor(*args: Any) -> Any:
     """xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['xlogy.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['xlogy_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_xlogy_Tensor", REGISTER_CPU,
@@ -4934,8 +4934,8 @@ def wrapper_CPU_xlogy_Tensor(*args: Any) -> Any:
     """xlogy.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['xlogy.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['xlogy_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_xlogy__Tensor", REGISTER_CPU,
@@ -4944,8 +4944,8 @@ def wrapper_CPU_xlogy__Tensor(*args: Any) -> Any:
     """xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['xlogy.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['xlogy_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4957,8 +4957,8 @@ def wrapper_CPU_heaviside_out(*args: Any) -> Any:
     """heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['heaviside'](op, *args[:2])
-    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['heaviside'](op, args[0], args[1])
+    IMPL_FUNCTIONS['heaviside_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_heaviside", REGISTER_CPU,
@@ -4967,8 +4967,8 @@ def wrapper_CPU_heaviside(*args: Any) -> Any:
     """heaviside(Tensor self, Tensor values) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['heaviside'](op, *args[:2])
-    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['heaviside'](op, args[0], args[1])
+    IMPL_FUNCTIONS['heaviside_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_heaviside_", REGISTER_CPU,
@@ -4977,8 +4977,8 @@ def wrapper_CPU_heaviside_(*args: Any) -> Any:
     """heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['heaviside'](op, *args[:2])
-    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['heaviside'](op, args[0], args[1])
+    IMPL_FUNCTIONS['heaviside_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4990,8 +4990,8 @@ def wrapper_CPU_atan2_out(*args: Any) -> Any:
     """atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['atan2'](op, *args[:2])
-    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['atan2'](op, args[0], args[1])
+    IMPL_FUNCTIONS['atan2_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atan2_", REGISTER_CPU,
@@ -5000,8 +5000,8 @@ def wrapper_CPU_atan2_(*args: Any) -> Any:
     """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['atan2'](op, *args[:2])
-    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['atan2'](op, args[0], args[1])
+    IMPL_FUNCTIONS['atan2_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_atan2", REGISTER_CPU,
@@ -5010,8 +5010,8 @@ def wrapper_CPU_atan2(*args: Any) -> Any:
     """atan2(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['atan2'](op, *args[:2])
-    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['atan2'](op, args[0], args[1])
+    IMPL_FUNCTIONS['atan2_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5023,8 +5023,8 @@ def wrapper_CPU_fmod_Tensor_out(*args: Any) -> Any:
     """fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmod.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmod_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_fmod_Tensor", REGISTER_CPU,
@@ -5033,8 +5033,8 @@ def wrapper_CPU_fmod_Tensor(*args: Any) -> Any:
     """fmod.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmod.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmod_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_fmod__Tensor", REGISTER_CPU,
@@ -5043,8 +5043,8 @@ def wrapper_CPU_fmod__Tensor(*args: Any) -> Any:
     """fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmod.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmod_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5056,8 +5056,8 @@ def wrapper_CPU_fmin_out(*args: Any) -> Any:
     """fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['fmin'](op, *args[:2])
-    IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmin'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmin_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_fmin", REGISTER_CPU,
@@ -5066,8 +5066,8 @@ def wrapper_CPU_fmin(*args: Any) -> Any:
     """fmin(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['fmin'](op, *args[:2])
-    IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmin'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmin_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5079,8 +5079,8 @@ def wrapper_CPU_fmax_out(*args: Any) -> Any:
     """fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['fmax'](op, *args[:2])
-    IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmax'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmax_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_fmax", REGISTER_CPU,
@@ -5089,8 +5089,8 @@ def wrapper_CPU_fmax(*args: Any) -> Any:
     """fmax(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['fmax'](op, *args[:2])
-    IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmax'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmax_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5102,8 +5102,8 @@ def wrapper_CPU_isposinf_out(*args: Any) -> Any:
     """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['isposinf'](op, *args[:1])
-    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['isposinf'](op, args[0])
+    IMPL_FUNCTIONS['isposinf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_isposinf", REGISTER_CPU,
@@ -5112,8 +5112,8 @@ def wrapper_CPU_isposinf(*args: Any) -> Any:
     """isposinf(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['isposinf'](op, *args[:1])
-    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['isposinf'](op, args[0])
+    IMPL_FUNCTIONS['isposinf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5125,8 +5125,8 @@ def wrapper_CPU_isneginf_out(*args: Any) -> Any:
     """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['isneginf'](op, *args[:1])
-    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['isneginf'](op, args[0])
+    IMPL_FUNCTIONS['isneginf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_isneginf", REGISTER_CPU,
@@ -5135,8 +5135,8 @@ def wrapper_CPU_isneginf(*args: Any) -> Any:
     """isneginf(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['isneginf'](op, *args[:1])
-    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['isneginf'](op, args[0])
+    IMPL_FUNCTIONS['isneginf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5148,8 +5148,8 @@ def wrapper_CPU_lgamma_out(*args: Any) -> Any:
     """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['lgamma'](op, args[0])
+    IMPL_FUNCTIONS['lgamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lgamma", REGISTER_CPU,
@@ -5158,8 +5158,8 @@ def wrapper_CPU_lgamma(*args: Any) -> Any:
     """lgamma(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['lgamma'](op, args[0])
+    IMPL_FUNCTIONS['lgamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_lgamma_", REGISTER_CPU,
@@ -5168,8 +5168,8 @@ def wrapper_CPU_lgamma_(*args: Any) -> Any:
     """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['lgamma'](op, args[0])
+    IMPL_FUNCTIONS['lgamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5181,8 +5181,8 @@ def wrapper_CPU_digamma_out(*args: Any) -> Any:
     """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['digamma'](op, args[0])
+    IMPL_FUNCTIONS['digamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_digamma", REGISTER_CPU,
@@ -5191,8 +5191,8 @@ def wrapper_CPU_digamma(*args: Any) -> Any:
     """digamma(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['digamma'](op, args[0])
+    IMPL_FUNCTIONS['digamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_digamma_", REGISTER_CPU,
@@ -5201,8 +5201,8 @@ def wrapper_CPU_digamma_(*args: Any) -> Any:
     """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['digamma'](op, args[0])
+    IMPL_FUNCTIONS['digamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5214,8 +5214,8 @@ def wrapper_CPU_erfinv_out(*args: Any) -> Any:
     """erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['erfinv'](op, *args[:1])
-    IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfinv'](op, args[0])
+    IMPL_FUNCTIONS['erfinv_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erfinv", REGISTER_CPU,
@@ -5224,8 +5224,8 @@ def wrapper_CPU_erfinv(*args: Any) -> Any:
     """erfinv(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['erfinv'](op, *args[:1])
-    IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfinv'](op, args[0])
+    IMPL_FUNCTIONS['erfinv_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_erfinv_", REGISTER_CPU,
@@ -5234,8 +5234,8 @@ def wrapper_CPU_erfinv_(*args: Any) -> Any:
     """erfinv_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['erfinv'](op, *args[:1])
-    IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfinv'](op, args[0])
+    IMPL_FUNCTIONS['erfinv_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5247,8 +5247,8 @@ def wrapper_CPU_i0_out(*args: Any) -> Any:
     """i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['i0'](op, *args[:1])
-    IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['i0'](op, args[0])
+    IMPL_FUNCTIONS['i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_i0", REGISTER_CPU,
@@ -5257,8 +5257,8 @@ def wrapper_CPU_i0(*args: Any) -> Any:
     """i0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['i0'](op, *args[:1])
-    IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['i0'](op, args[0])
+    IMPL_FUNCTIONS['i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_i0_", REGISTER_CPU,
@@ -5267,8 +5267,8 @@ def wrapper_CPU_i0_(*args: Any) -> Any:
     """i0_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['i0'](op, *args[:1])
-    IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['i0'](op, args[0])
+    IMPL_FUNCTIONS['i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5280,8 +5280,8 @@ def wrapper_CPU_polygamma_out(*args: Any) -> Any:
     """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
-    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['polygamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['polygamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_polygamma", REGISTER_CPU,
@@ -5290,8 +5290,8 @@ def wrapper_CPU_polygamma(*args: Any) -> Any:
     """polygamma(int n, Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
-    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['polygamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['polygamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5303,8 +5303,8 @@ def wrapper_CPU_special_entr_out(*args: Any) -> Any:
     """special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_entr'](op, *args[:1])
-    IMPL_FUNCTIONS['special_entr_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_entr'](op, args[0])
+    IMPL_FUNCTIONS['special_entr_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_entr", REGISTER_CPU,
@@ -5313,8 +5313,8 @@ def wrapper_CPU_special_entr(*args: Any) -> Any:
     """special_entr(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_entr'](op, *args[:1])
-    IMPL_FUNCTIONS['special_entr_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_entr'](op, args[0])
+    IMPL_FUNCTIONS['special_entr_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5326,8 +5326,8 @@ def wrapper_CPU_special_ndtri_out(*args: Any) -> Any:
     """special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_ndtri'](op, *args[:1])
-    IMPL_FUNCTIONS['special_ndtri_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_ndtri'](op, args[0])
+    IMPL_FUNCTIONS['special_ndtri_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_ndtri", REGISTER_CPU,
@@ -5336,8 +5336,8 @@ def wrapper_CPU_special_ndtri(*args: Any) -> Any:
     """special_ndtri(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_ndtri'](op, *args[:1])
-    IMPL_FUNCTIONS['special_ndtri_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_ndtri'](op, args[0])
+    IMPL_FUNCTIONS['special_ndtri_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5349,8 +5349,8 @@ def wrapper_CPU_special_i0e_out(*args: Any) -> Any:
     """special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_i0e'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i0e_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i0e'](op, args[0])
+    IMPL_FUNCTIONS['special_i0e_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_i0e", REGISTER_CPU,
@@ -5359,8 +5359,8 @@ def wrapper_CPU_special_i0e(*args: Any) -> Any:
     """special_i0e(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_i0e'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i0e_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i0e'](op, args[0])
+    IMPL_FUNCTIONS['special_i0e_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5372,8 +5372,8 @@ def wrapper_CPU_special_i1_out(*args: Any) -> Any:
     """special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_i1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i1'](op, args[0])
+    IMPL_FUNCTIONS['special_i1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_i1", REGISTER_CPU,
@@ -5382,8 +5382,8 @@ def wrapper_CPU_special_i1(*args: Any) -> Any:
     """special_i1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_i1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i1'](op, args[0])
+    IMPL_FUNCTIONS['special_i1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5395,8 +5395,8 @@ def wrapper_CPU_special_i1e_out(*args: Any) -> Any:
     """special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_i1e'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i1e_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i1e'](op, args[0])
+    IMPL_FUNCTIONS['special_i1e_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_i1e", REGISTER_CPU,
@@ -5405,8 +5405,8 @@ def wrapper_CPU_special_i1e(*args: Any) -> Any:
     """special_i1e(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_i1e'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i1e_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i1e'](op, args[0])
+    IMPL_FUNCTIONS['special_i1e_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5418,8 +5418,8 @@ def wrapper_CPU_special_xlog1py_out(*args: Any) -> Any:
     """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
-    IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['special_xlog1py'](op, args[0], args[1])
+    IMPL_FUNCTIONS['special_xlog1py_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_xlog1py", REGISTER_CPU,
@@ -5428,8 +5428,8 @@ def wrapper_CPU_special_xlog1py(*args: Any) -> Any:
     """special_xlog1py(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
-    IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['special_xlog1py'](op, args[0], args[1])
+    IMPL_FUNCTIONS['special_xlog1py_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5441,8 +5441,8 @@ def wrapper_CPU_special_zeta_out(*args: Any) -> Any:
     """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['special_zeta'](op, *args[:2])
-    IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['special_zeta'](op, args[0], args[1])
+    IMPL_FUNCTIONS['special_zeta_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_zeta", REGISTER_CPU,
@@ -5451,8 +5451,8 @@ def wrapper_CPU_special_zeta(*args: Any) -> Any:
     """special_zeta(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_zeta'](op, *args[:2])
-    IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['special_zeta'](op, args[0], args[1])
+    IMPL_FUNCTIONS['special_zeta_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5464,8 +5464,8 @@ def wrapper_CPU_special_bessel_j0_out(*args: Any) -> Any:
     """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_j0'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_j0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_j0", REGISTER_CPU,
@@ -5474,8 +5474,8 @@ def wrapper_CPU_special_bessel_j0(*args: Any) -> Any:
     """special_bessel_j0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_j0'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_j0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5487,8 +5487,8 @@ def wrapper_CPU_special_bessel_j1_out(*args: Any) -> Any:
     """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_j1'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_j1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_j1", REGISTER_CPU,
@@ -5497,8 +5497,8 @@ def wrapper_CPU_special_bessel_j1(*args: Any) -> Any:
     """special_bessel_j1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_j1'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_j1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5510,8 +5510,8 @@ def wrapper_CPU_special_modified_bessel_i0_out(*args: Any) -> Any:
     """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_i0'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_modified_bessel_i0", REGISTER_CPU,
@@ -5520,8 +5520,8 @@ def wrapper_CPU_special_modified_bessel_i0(*args: Any) -> Any:
     """special_modified_bessel_i0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_i0'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5533,8 +5533,8 @@ def wrapper_CPU_special_modified_bessel_i1_out(*args: Any) -> Any:
     """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_i1'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_modified_bessel_i1", REGISTER_CPU,
@@ -5543,8 +5543,8 @@ def wrapper_CPU_special_modified_bessel_i1(*args: Any) -> Any:
     """special_modified_bessel_i1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_i1'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5556,8 +5556,8 @@ def wrapper_CPU_special_modified_bessel_k0_out(*args: Any) -> Any:
     """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_k0'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_modified_bessel_k0", REGISTER_CPU,
@@ -5566,8 +5566,8 @@ def wrapper_CPU_special_modified_bessel_k0(*args: Any) -> Any:
     """special_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_k0'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5579,8 +5579,8 @@ def wrapper_CPU_special_modified_bessel_k1_out(*args: Any) -> Any:
     """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_k1'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_modified_bessel_k1", REGISTER_CPU,
@@ -5589,8 +5589,8 @@ def wrapper_CPU_special_modified_bessel_k1(*args: Any) -> Any:
     """special_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_k1'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5602,8 +5602,8 @@ def wrapper_CPU_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
     """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, args[0])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_scaled_modified_bessel_k0", REGISTER_CPU,
@@ -5612,8 +5612,8 @@ def wrapper_CPU_special_scaled_modified_bessel_k0(*args: Any) -> Any:
     """special_scaled_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, args[0])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5625,8 +5625,8 @@ def wrapper_CPU_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
     """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, args[0])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_scaled_modified_bessel_k1", REGISTER_CPU,
@@ -5635,8 +5635,8 @@ def wrapper_CPU_special_scaled_modified_bessel_k1(*args: Any) -> Any:
     """special_scaled_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, args[0])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5648,8 +5648,8 @@ def wrapper_CPU_special_spherical_bessel_j0_out(*args: Any) -> Any:
     """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, args[0])
+    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_spherical_bessel_j0", REGISTER_CPU,
@@ -5658,8 +5658,8 @@ def wrapper_CPU_special_spherical_bessel_j0(*args: Any) -> Any:
     """special_spherical_bessel_j0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, args[0])
+    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5671,8 +5671,8 @@ def wrapper_CPU_special_bessel_y0_out(*args: Any) -> Any:
     """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_y0'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_y0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_y0", REGISTER_CPU,
@@ -5681,8 +5681,8 @@ def wrapper_CPU_special_bessel_y0(*args: Any) -> Any:
     """special_bessel_y0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_y0'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_y0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5694,8 +5694,8 @@ def wrapper_CPU_special_bessel_y1_out(*args: Any) -> Any:
     """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_y1'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_y1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_bessel_y1", REGISTER_CPU,
@@ -5704,8 +5704,8 @@ def wrapper_CPU_special_bessel_y1(*args: Any) -> Any:
     """special_bessel_y1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_y1'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_y1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5717,8 +5717,8 @@ def wrapper_CPU_special_airy_ai_out(*args: Any) -> Any:
     """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
-    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_airy_ai'](op, args[0])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_airy_ai", REGISTER_CPU,
@@ -5727,8 +5727,8 @@ def wrapper_CPU_special_airy_ai(*args: Any) -> Any:
     """special_airy_ai(Tensor x) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
-    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_airy_ai'](op, args[0])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5740,8 +5740,8 @@ def wrapper_CPU_igamma_out(*args: Any) -> Any:
     """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['igamma'](op, *args[:2])
-    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_igamma", REGISTER_CPU,
@@ -5750,8 +5750,8 @@ def wrapper_CPU_igamma(*args: Any) -> Any:
     """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['igamma'](op, *args[:2])
-    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_igamma_", REGISTER_CPU,
@@ -5760,8 +5760,8 @@ def wrapper_CPU_igamma_(*args: Any) -> Any:
     """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['igamma'](op, *args[:2])
-    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5773,8 +5773,8 @@ def wrapper_CPU_igammac_out(*args: Any) -> Any:
     """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['igammac'](op, *args[:2])
-    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igammac'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igammac_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_igammac", REGISTER_CPU,
@@ -5783,8 +5783,8 @@ def wrapper_CPU_igammac(*args: Any) -> Any:
     """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['igammac'](op, *args[:2])
-    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igammac'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igammac_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_igammac_", REGISTER_CPU,
@@ -5793,8 +5793,8 @@ def wrapper_CPU_igammac_(*args: Any) -> Any:
     """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['igammac'](op, *args[:2])
-    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igammac'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igammac_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5806,8 +5806,8 @@ def wrapper_CPU_special_erfcx_out(*args: Any) -> Any:
     """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_erfcx'](op, *args[:1])
-    IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_erfcx'](op, args[0])
+    IMPL_FUNCTIONS['special_erfcx_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_erfcx", REGISTER_CPU,
@@ -5816,8 +5816,8 @@ def wrapper_CPU_special_erfcx(*args: Any) -> Any:
     """special_erfcx(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_erfcx'](op, *args[:1])
-    IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_erfcx'](op, args[0])
+    IMPL_FUNCTIONS['special_erfcx_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5829,8 +5829,8 @@ def wrapper_CPU_special_log_ndtr_out(*args: Any) -> Any:
     """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
-    IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_log_ndtr'](op, args[0])
+    IMPL_FUNCTIONS['special_log_ndtr_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CPU_special_log_ndtr", REGISTER_CPU,
@@ -5839,6 +5839,6 @@ def wrapper_CPU_special_log_ndtr(*args: Any) -> Any:
     """special_log_ndtr(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
-    IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_log_ndtr'](op, args[0])
+    IMPL_FUNCTIONS['special_log_ndtr_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]

@@ -26,8 +26,8 @@ def wrapper_CUDA_add_out(*args: Any) -> Any:
     """add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['add.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['ufunc_add_CUDA'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['add.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['ufunc_add_CUDA'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_add_Tensor", REGISTER_CUDA,
@@ -36,8 +36,8 @@ def wrapper_CUDA_add_Tensor(*args: Any) -> Any:
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['add.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['ufunc_add_CUDA'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['add.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['ufunc_add_CUDA'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_add__Tensor", REGISTER_CUDA,
@@ -46,8 +46,8 @@ def wrapper_CUDA_add__Tensor(*args: Any) -> Any:
     """add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['add.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['ufunc_add_CUDA'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['add.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['ufunc_add_CUDA'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -60,8 +60,8 @@ def wrapper_CUDA_cat_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (0, 'tensors')), 'wrapper_CUDA_cat_out')
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['cat'](op, *args[:2])
-    IMPL_FUNCTIONS['cat_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['cat'](op, args[0], args[1])
+    IMPL_FUNCTIONS['cat_out_cuda'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cat", REGISTER_CUDA,
@@ -71,8 +71,8 @@ def wrapper_CUDA_cat(*args: Any) -> Any:
     check_devices(args, ((0, 'tensors'),), 'wrapper_CUDA_cat')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cat'](op, *args[:2])
-    IMPL_FUNCTIONS['cat_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['cat'](op, args[0], args[1])
+    IMPL_FUNCTIONS['cat_out_cuda'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -84,8 +84,8 @@ def wrapper_CUDA_sub_out(*args: Any) -> Any:
     """sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['sub_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['sub.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['sub_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sub_Tensor", REGISTER_CUDA,
@@ -94,8 +94,8 @@ def wrapper_CUDA_sub_Tensor(*args: Any) -> Any:
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['sub_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['sub.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['sub_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sub__Tensor", REGISTER_CUDA,
@@ -104,8 +104,8 @@ def wrapper_CUDA_sub__Tensor(*args: Any) -> Any:
     """sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['sub_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['sub.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['sub_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -117,8 +117,8 @@ def wrapper_CUDA_mul_out(*args: Any) -> Any:
     """mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['mul_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mul.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mul_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mul_Tensor", REGISTER_CUDA,
@@ -127,8 +127,8 @@ def wrapper_CUDA_mul_Tensor(*args: Any) -> Any:
     """mul.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['mul_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mul.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mul_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mul__Tensor", REGISTER_CUDA,
@@ -137,8 +137,8 @@ def wrapper_CUDA_mul__Tensor(*args: Any) -> Any:
     """mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['mul_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mul.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mul_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -150,8 +150,8 @@ def wrapper_CUDA_div_out(*args: Any) -> Any:
     """div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['div.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['div_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['div.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['div_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_div_Tensor", REGISTER_CUDA,
@@ -160,8 +160,8 @@ def wrapper_CUDA_div_Tensor(*args: Any) -> Any:
     """div.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['div.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['div_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['div.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['div_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_div__Tensor", REGISTER_CUDA,
@@ -170,8 +170,8 @@ def wrapper_CUDA_div__Tensor(*args: Any) -> Any:
     """div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['div.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['div_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['div.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['div_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -183,8 +183,8 @@ def wrapper_CUDA_div_out_mode(*args: Any) -> Any:
     """div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
-    IMPL_FUNCTIONS['div_out_mode'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['div.Tensor_mode'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['div_out_mode'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_div_Tensor_mode", REGISTER_CUDA,
@@ -193,8 +193,8 @@ def wrapper_CUDA_div_Tensor_mode(*args: Any) -> Any:
     """div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
-    IMPL_FUNCTIONS['div_out_mode'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['div.Tensor_mode'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['div_out_mode'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_div__Tensor_mode", REGISTER_CUDA,
@@ -203,8 +203,8 @@ def wrapper_CUDA_div__Tensor_mode(*args: Any) -> Any:
     """div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
-    IMPL_FUNCTIONS['div_out_mode'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['div.Tensor_mode'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['div_out_mode'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -216,8 +216,8 @@ def wrapper_CUDA_remainder_Tensor_out(*args: Any) -> Any:
     """remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['remainder_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['remainder.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['remainder_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_remainder_Tensor", REGISTER_CUDA,
@@ -226,8 +226,8 @@ def wrapper_CUDA_remainder_Tensor(*args: Any) -> Any:
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['remainder_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['remainder.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['remainder_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_remainder__Tensor", REGISTER_CUDA,
@@ -236,8 +236,8 @@ def wrapper_CUDA_remainder__Tensor(*args: Any) -> Any:
     """remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['remainder_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['remainder.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['remainder_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -249,8 +249,8 @@ def wrapper_CUDA_maximum_out(*args: Any) -> Any:
     """maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['maximum'](op, *args[:2])
-    IMPL_FUNCTIONS['maximum_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['maximum'](op, args[0], args[1])
+    IMPL_FUNCTIONS['maximum_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_maximum", REGISTER_CUDA,
@@ -259,8 +259,8 @@ def wrapper_CUDA_maximum(*args: Any) -> Any:
     """maximum(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['maximum'](op, *args[:2])
-    IMPL_FUNCTIONS['maximum_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['maximum'](op, args[0], args[1])
+    IMPL_FUNCTIONS['maximum_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -272,8 +272,8 @@ def wrapper_CUDA_minimum_out(*args: Any) -> Any:
     """minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['minimum'](op, *args[:2])
-    IMPL_FUNCTIONS['minimum_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['minimum'](op, args[0], args[1])
+    IMPL_FUNCTIONS['minimum_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_minimum", REGISTER_CUDA,
@@ -282,8 +282,8 @@ def wrapper_CUDA_minimum(*args: Any) -> Any:
     """minimum(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['minimum'](op, *args[:2])
-    IMPL_FUNCTIONS['minimum_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['minimum'](op, args[0], args[1])
+    IMPL_FUNCTIONS['minimum_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -295,8 +295,8 @@ def wrapper_CUDA_eq_Scalar_out(*args: Any) -> Any:
     """eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_eq_Scalar", REGISTER_CUDA,
@@ -305,8 +305,8 @@ def wrapper_CUDA_eq_Scalar(*args: Any) -> Any:
     """eq.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_eq__Scalar", REGISTER_CUDA,
@@ -315,8 +315,8 @@ def wrapper_CUDA_eq__Scalar(*args: Any) -> Any:
     """eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -328,8 +328,8 @@ def wrapper_CUDA_eq_Tensor_out(*args: Any) -> Any:
     """eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_eq_Tensor", REGISTER_CUDA,
@@ -338,8 +338,8 @@ def wrapper_CUDA_eq_Tensor(*args: Any) -> Any:
     """eq.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_eq__Tensor", REGISTER_CUDA,
@@ -348,8 +348,8 @@ def wrapper_CUDA_eq__Tensor(*args: Any) -> Any:
     """eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['eq_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['eq.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['eq_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -361,8 +361,8 @@ def wrapper_CUDA_ne_Scalar_out(*args: Any) -> Any:
     """ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ne_Scalar", REGISTER_CUDA,
@@ -371,8 +371,8 @@ def wrapper_CUDA_ne_Scalar(*args: Any) -> Any:
     """ne.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ne__Scalar", REGISTER_CUDA,
@@ -381,8 +381,8 @@ def wrapper_CUDA_ne__Scalar(*args: Any) -> Any:
     """ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -394,8 +394,8 @@ def wrapper_CUDA_ne_Tensor_out(*args: Any) -> Any:
     """ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ne_Tensor", REGISTER_CUDA,
@@ -404,8 +404,8 @@ def wrapper_CUDA_ne_Tensor(*args: Any) -> Any:
     """ne.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ne__Tensor", REGISTER_CUDA,
@@ -414,8 +414,8 @@ def wrapper_CUDA_ne__Tensor(*args: Any) -> Any:
     """ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ne_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ne.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ne_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -427,8 +427,8 @@ def wrapper_CUDA_lt_Scalar_out(*args: Any) -> Any:
     """lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lt_Scalar", REGISTER_CUDA,
@@ -437,8 +437,8 @@ def wrapper_CUDA_lt_Scalar(*args: Any) -> Any:
     """lt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lt__Scalar", REGISTER_CUDA,
@@ -447,8 +447,8 @@ def wrapper_CUDA_lt__Scalar(*args: Any) -> Any:
     """lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -460,8 +460,8 @@ def wrapper_CUDA_lt_Tensor_out(*args: Any) -> Any:
     """lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lt_Tensor", REGISTER_CUDA,
@@ -470,8 +470,8 @@ def wrapper_CUDA_lt_Tensor(*args: Any) -> Any:
     """lt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lt__Tensor", REGISTER_CUDA,
@@ -480,8 +480,8 @@ def wrapper_CUDA_lt__Tensor(*args: Any) -> Any:
     """lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['lt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['lt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['lt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -493,8 +493,8 @@ def wrapper_CUDA_le_Scalar_out(*args: Any) -> Any:
     """le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['le.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_le_Scalar", REGISTER_CUDA,
@@ -503,8 +503,8 @@ def wrapper_CUDA_le_Scalar(*args: Any) -> Any:
     """le.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['le.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_le__Scalar", REGISTER_CUDA,
@@ -513,8 +513,8 @@ def wrapper_CUDA_le__Scalar(*args: Any) -> Any:
     """le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['le.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -526,8 +526,8 @@ def wrapper_CUDA_le_Tensor_out(*args: Any) -> Any:
     """le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['le.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_le_Tensor", REGISTER_CUDA,
@@ -536,8 +536,8 @@ def wrapper_CUDA_le_Tensor(*args: Any) -> Any:
     """le.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['le.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_le__Tensor", REGISTER_CUDA,
@@ -546,8 +546,8 @@ def wrapper_CUDA_le__Tensor(*args: Any) -> Any:
     """le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['le.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['le_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['le.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['le_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -559,8 +559,8 @@ def wrapper_CUDA_gt_Scalar_out(*args: Any) -> Any:
     """gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gt_Scalar", REGISTER_CUDA,
@@ -569,8 +569,8 @@ def wrapper_CUDA_gt_Scalar(*args: Any) -> Any:
     """gt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gt__Scalar", REGISTER_CUDA,
@@ -579,8 +579,8 @@ def wrapper_CUDA_gt__Scalar(*args: Any) -> Any:
     """gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -592,8 +592,8 @@ def wrapper_CUDA_gt_Tensor_out(*args: Any) -> Any:
     """gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gt_Tensor", REGISTER_CUDA,
@@ -602,8 +602,8 @@ def wrapper_CUDA_gt_Tensor(*args: Any) -> Any:
     """gt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gt__Tensor", REGISTER_CUDA,
@@ -612,8 +612,8 @@ def wrapper_CUDA_gt__Tensor(*args: Any) -> Any:
     """gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['gt_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gt.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gt_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -625,8 +625,8 @@ def wrapper_CUDA_ge_Scalar_out(*args: Any) -> Any:
     """ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ge_Scalar", REGISTER_CUDA,
@@ -635,8 +635,8 @@ def wrapper_CUDA_ge_Scalar(*args: Any) -> Any:
     """ge.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ge__Scalar", REGISTER_CUDA,
@@ -645,8 +645,8 @@ def wrapper_CUDA_ge__Scalar(*args: Any) -> Any:
     """ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -658,8 +658,8 @@ def wrapper_CUDA_ge_Tensor_out(*args: Any) -> Any:
     """ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ge_Tensor", REGISTER_CUDA,
@@ -668,8 +668,8 @@ def wrapper_CUDA_ge_Tensor(*args: Any) -> Any:
     """ge.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ge__Tensor", REGISTER_CUDA,
@@ -678,8 +678,8 @@ def wrapper_CUDA_ge__Tensor(*args: Any) -> Any:
     """ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['ge_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['ge.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['ge_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -691,8 +691,8 @@ def wrapper_CUDA_bitwise_and_Tensor_out(*args: Any) -> Any:
     """bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_and_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_and.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_and_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_and_Tensor", REGISTER_CUDA,
@@ -701,8 +701,8 @@ def wrapper_CUDA_bitwise_and_Tensor(*args: Any) -> Any:
     """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_and_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_and.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_and_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_and__Tensor", REGISTER_CUDA,
@@ -711,8 +711,8 @@ def wrapper_CUDA_bitwise_and__Tensor(*args: Any) -> Any:
     """bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_and_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_and.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_and_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -724,8 +724,8 @@ def wrapper_CUDA_bitwise_or_Tensor_out(*args: Any) -> Any:
     """bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_or_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_or.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_or_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_or_Tensor", REGISTER_CUDA,
@@ -734,8 +734,8 @@ def wrapper_CUDA_bitwise_or_Tensor(*args: Any) -> Any:
     """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_or_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_or.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_or_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_or__Tensor", REGISTER_CUDA,
@@ -744,8 +744,8 @@ def wrapper_CUDA_bitwise_or__Tensor(*args: Any) -> Any:
     """bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_or_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_or.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_or_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -757,8 +757,8 @@ def wrapper_CUDA_pow_Tensor_Tensor_out(*args: Any) -> Any:
     """pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow_Tensor_Tensor", REGISTER_CUDA,
@@ -767,8 +767,8 @@ def wrapper_CUDA_pow_Tensor_Tensor(*args: Any) -> Any:
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow__Tensor", REGISTER_CUDA,
@@ -777,8 +777,8 @@ def wrapper_CUDA_pow__Tensor(*args: Any) -> Any:
     """pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -790,8 +790,8 @@ def wrapper_CUDA_pow_Scalar_out(*args: Any) -> Any:
     """pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['pow.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow_Scalar", REGISTER_CUDA,
@@ -800,8 +800,8 @@ def wrapper_CUDA_pow_Scalar(*args: Any) -> Any:
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['pow.Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -813,8 +813,8 @@ def wrapper_CUDA_pow_Tensor_Scalar_out(*args: Any) -> Any:
     """pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow_Tensor_Scalar", REGISTER_CUDA,
@@ -823,8 +823,8 @@ def wrapper_CUDA_pow_Tensor_Scalar(*args: Any) -> Any:
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_pow__Scalar", REGISTER_CUDA,
@@ -833,8 +833,8 @@ def wrapper_CUDA_pow__Scalar(*args: Any) -> Any:
     """pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
-    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, args[0], args[1])
+    IMPL_FUNCTIONS['pow_Tensor_Scalar_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -846,8 +846,8 @@ def wrapper_CUDA_neg_out(*args: Any) -> Any:
     """neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['neg'](op, *args[:1])
-    IMPL_FUNCTIONS['neg_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['neg'](op, args[0])
+    IMPL_FUNCTIONS['neg_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_neg", REGISTER_CUDA,
@@ -856,8 +856,8 @@ def wrapper_CUDA_neg(*args: Any) -> Any:
     """neg(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['neg'](op, *args[:1])
-    IMPL_FUNCTIONS['neg_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['neg'](op, args[0])
+    IMPL_FUNCTIONS['neg_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_neg_", REGISTER_CUDA,
@@ -866,8 +866,8 @@ def wrapper_CUDA_neg_(*args: Any) -> Any:
     """neg_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['neg'](op, *args[:1])
-    IMPL_FUNCTIONS['neg_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['neg'](op, args[0])
+    IMPL_FUNCTIONS['neg_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -879,8 +879,8 @@ def wrapper_CUDA_exp_out(*args: Any) -> Any:
     """exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['exp'](op, *args[:1])
-    IMPL_FUNCTIONS['exp_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp'](op, args[0])
+    IMPL_FUNCTIONS['exp_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_exp", REGISTER_CUDA,
@@ -889,8 +889,8 @@ def wrapper_CUDA_exp(*args: Any) -> Any:
     """exp(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['exp'](op, *args[:1])
-    IMPL_FUNCTIONS['exp_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp'](op, args[0])
+    IMPL_FUNCTIONS['exp_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_exp_", REGISTER_CUDA,
@@ -899,8 +899,8 @@ def wrapper_CUDA_exp_(*args: Any) -> Any:
     """exp_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['exp'](op, *args[:1])
-    IMPL_FUNCTIONS['exp_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp'](op, args[0])
+    IMPL_FUNCTIONS['exp_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -912,8 +912,8 @@ def wrapper_CUDA_log_out(*args: Any) -> Any:
     """log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log'](op, *args[:1])
-    IMPL_FUNCTIONS['log_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log'](op, args[0])
+    IMPL_FUNCTIONS['log_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log", REGISTER_CUDA,
@@ -922,8 +922,8 @@ def wrapper_CUDA_log(*args: Any) -> Any:
     """log(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log'](op, *args[:1])
-    IMPL_FUNCTIONS['log_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log'](op, args[0])
+    IMPL_FUNCTIONS['log_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log_", REGISTER_CUDA,
@@ -932,8 +932,8 @@ def wrapper_CUDA_log_(*args: Any) -> Any:
     """log_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log'](op, *args[:1])
-    IMPL_FUNCTIONS['log_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log'](op, args[0])
+    IMPL_FUNCTIONS['log_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -945,8 +945,8 @@ def wrapper_CUDA_sqrt_out(*args: Any) -> Any:
     """sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['sqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sqrt'](op, args[0])
+    IMPL_FUNCTIONS['sqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sqrt", REGISTER_CUDA,
@@ -955,8 +955,8 @@ def wrapper_CUDA_sqrt(*args: Any) -> Any:
     """sqrt(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['sqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sqrt'](op, args[0])
+    IMPL_FUNCTIONS['sqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sqrt_", REGISTER_CUDA,
@@ -965,8 +965,8 @@ def wrapper_CUDA_sqrt_(*args: Any) -> Any:
     """sqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['sqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sqrt'](op, args[0])
+    IMPL_FUNCTIONS['sqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -978,8 +978,8 @@ def wrapper_CUDA_sin_out(*args: Any) -> Any:
     """sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sin'](op, *args[:1])
-    IMPL_FUNCTIONS['sin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sin'](op, args[0])
+    IMPL_FUNCTIONS['sin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sin", REGISTER_CUDA,
@@ -988,8 +988,8 @@ def wrapper_CUDA_sin(*args: Any) -> Any:
     """sin(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sin'](op, *args[:1])
-    IMPL_FUNCTIONS['sin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sin'](op, args[0])
+    IMPL_FUNCTIONS['sin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sin_", REGISTER_CUDA,
@@ -998,8 +998,8 @@ def wrapper_CUDA_sin_(*args: Any) -> Any:
     """sin_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sin'](op, *args[:1])
-    IMPL_FUNCTIONS['sin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sin'](op, args[0])
+    IMPL_FUNCTIONS['sin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1011,8 +1011,8 @@ def wrapper_CUDA_cos_out(*args: Any) -> Any:
     """cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['cos'](op, *args[:1])
-    IMPL_FUNCTIONS['cos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cos'](op, args[0])
+    IMPL_FUNCTIONS['cos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cos", REGISTER_CUDA,
@@ -1021,8 +1021,8 @@ def wrapper_CUDA_cos(*args: Any) -> Any:
     """cos(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cos'](op, *args[:1])
-    IMPL_FUNCTIONS['cos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cos'](op, args[0])
+    IMPL_FUNCTIONS['cos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cos_", REGISTER_CUDA,
@@ -1031,8 +1031,8 @@ def wrapper_CUDA_cos_(*args: Any) -> Any:
     """cos_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['cos'](op, *args[:1])
-    IMPL_FUNCTIONS['cos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cos'](op, args[0])
+    IMPL_FUNCTIONS['cos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1044,8 +1044,8 @@ def wrapper_CUDA_tanh_out(*args: Any) -> Any:
     """tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['tanh'](op, *args[:1])
-    IMPL_FUNCTIONS['tanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tanh'](op, args[0])
+    IMPL_FUNCTIONS['tanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tanh", REGISTER_CUDA,
@@ -1054,8 +1054,8 @@ def wrapper_CUDA_tanh(*args: Any) -> Any:
     """tanh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['tanh'](op, *args[:1])
-    IMPL_FUNCTIONS['tanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tanh'](op, args[0])
+    IMPL_FUNCTIONS['tanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tanh_", REGISTER_CUDA,
@@ -1064,8 +1064,8 @@ def wrapper_CUDA_tanh_(*args: Any) -> Any:
     """tanh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['tanh'](op, *args[:1])
-    IMPL_FUNCTIONS['tanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tanh'](op, args[0])
+    IMPL_FUNCTIONS['tanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1077,8 +1077,8 @@ def wrapper_CUDA_sigmoid_out(*args: Any) -> Any:
     """sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['sigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sigmoid'](op, args[0])
+    IMPL_FUNCTIONS['sigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sigmoid", REGISTER_CUDA,
@@ -1087,8 +1087,8 @@ def wrapper_CUDA_sigmoid(*args: Any) -> Any:
     """sigmoid(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['sigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sigmoid'](op, args[0])
+    IMPL_FUNCTIONS['sigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sigmoid_", REGISTER_CUDA,
@@ -1097,8 +1097,8 @@ def wrapper_CUDA_sigmoid_(*args: Any) -> Any:
     """sigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['sigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sigmoid'](op, args[0])
+    IMPL_FUNCTIONS['sigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1110,8 +1110,8 @@ def wrapper_CUDA_reciprocal_out(*args: Any) -> Any:
     """reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['reciprocal'](op, *args[:1])
-    IMPL_FUNCTIONS['reciprocal_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['reciprocal'](op, args[0])
+    IMPL_FUNCTIONS['reciprocal_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_reciprocal", REGISTER_CUDA,
@@ -1120,8 +1120,8 @@ def wrapper_CUDA_reciprocal(*args: Any) -> Any:
     """reciprocal(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['reciprocal'](op, *args[:1])
-    IMPL_FUNCTIONS['reciprocal_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['reciprocal'](op, args[0])
+    IMPL_FUNCTIONS['reciprocal_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_reciprocal_", REGISTER_CUDA,
@@ -1130,8 +1130,8 @@ def wrapper_CUDA_reciprocal_(*args: Any) -> Any:
     """reciprocal_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['reciprocal'](op, *args[:1])
-    IMPL_FUNCTIONS['reciprocal_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['reciprocal'](op, args[0])
+    IMPL_FUNCTIONS['reciprocal_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1143,8 +1143,8 @@ def wrapper_CUDA_bitwise_not_out(*args: Any) -> Any:
     """bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_not'](op, *args[:1])
-    IMPL_FUNCTIONS['bitwise_not_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['bitwise_not'](op, args[0])
+    IMPL_FUNCTIONS['bitwise_not_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_not", REGISTER_CUDA,
@@ -1153,8 +1153,8 @@ def wrapper_CUDA_bitwise_not(*args: Any) -> Any:
     """bitwise_not(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_not'](op, *args[:1])
-    IMPL_FUNCTIONS['bitwise_not_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['bitwise_not'](op, args[0])
+    IMPL_FUNCTIONS['bitwise_not_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_not_", REGISTER_CUDA,
@@ -1163,8 +1163,8 @@ def wrapper_CUDA_bitwise_not_(*args: Any) -> Any:
     """bitwise_not_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_not'](op, *args[:1])
-    IMPL_FUNCTIONS['bitwise_not_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['bitwise_not'](op, args[0])
+    IMPL_FUNCTIONS['bitwise_not_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1176,8 +1176,8 @@ def wrapper_CUDA_elu_out(*args: Any) -> Any:
     """elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['elu'](op, *args[:4])
-    IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['elu'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['elu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_elu", REGISTER_CUDA,
@@ -1186,8 +1186,8 @@ def wrapper_CUDA_elu(*args: Any) -> Any:
     """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['elu'](op, *args[:4])
-    IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['elu'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['elu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_elu_", REGISTER_CUDA,
@@ -1196,8 +1196,8 @@ def wrapper_CUDA_elu_(*args: Any) -> Any:
     """elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['elu'](op, *args[:4])
-    IMPL_FUNCTIONS['elu_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['elu'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['elu_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1209,8 +1209,8 @@ def wrapper_CUDA_elu_backward_grad_input(*args: Any) -> Any:
     """elu_backward.grad_input(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['elu_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['elu_backward_out'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['elu_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['elu_backward_out'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_elu_backward", REGISTER_CUDA,
@@ -1219,8 +1219,8 @@ def wrapper_CUDA_elu_backward(*args: Any) -> Any:
     """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['elu_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['elu_backward_out'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['elu_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['elu_backward_out'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1232,8 +1232,8 @@ def wrapper_CUDA_glu_out(*args: Any) -> Any:
     """glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['glu'](op, *args[:2])
-    IMPL_FUNCTIONS['glu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['glu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['glu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_glu", REGISTER_CUDA,
@@ -1242,8 +1242,8 @@ def wrapper_CUDA_glu(*args: Any) -> Any:
     """glu(Tensor self, int dim=-1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['glu'](op, *args[:2])
-    IMPL_FUNCTIONS['glu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['glu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['glu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1255,8 +1255,8 @@ def wrapper_CUDA_leaky_relu_out(*args: Any) -> Any:
     """leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['leaky_relu'](op, *args[:2])
-    IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['leaky_relu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['leaky_relu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu", REGISTER_CUDA,
@@ -1265,8 +1265,8 @@ def wrapper_CUDA_leaky_relu(*args: Any) -> Any:
     """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['leaky_relu'](op, *args[:2])
-    IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['leaky_relu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['leaky_relu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu_", REGISTER_CUDA,
@@ -1275,8 +1275,8 @@ def wrapper_CUDA_leaky_relu_(*args: Any) -> Any:
     """leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['leaky_relu'](op, *args[:2])
-    IMPL_FUNCTIONS['leaky_relu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['leaky_relu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['leaky_relu_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1288,8 +1288,8 @@ def wrapper_CUDA_leaky_relu_backward_grad_input(*args: Any) -> Any:
     """leaky_relu_backward.grad_input(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['leaky_relu_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_leaky_relu_backward", REGISTER_CUDA,
@@ -1298,8 +1298,8 @@ def wrapper_CUDA_leaky_relu_backward(*args: Any) -> Any:
     """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['leaky_relu_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['leaky_relu_backward_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1311,8 +1311,8 @@ def wrapper_CUDA_softplus_out(*args: Any) -> Any:
     """softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['softplus'](op, *args[:3])
-    IMPL_FUNCTIONS['softplus_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['softplus'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softplus_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_softplus", REGISTER_CUDA,
@@ -1321,8 +1321,8 @@ def wrapper_CUDA_softplus(*args: Any) -> Any:
     """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softplus'](op, *args[:3])
-    IMPL_FUNCTIONS['softplus_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['softplus'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softplus_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1334,8 +1334,8 @@ def wrapper_CUDA_softplus_backward_grad_input(*args: Any) -> Any:
     """softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['softplus_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['softplus_backward_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['softplus_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['softplus_backward_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_softplus_backward", REGISTER_CUDA,
@@ -1344,8 +1344,8 @@ def wrapper_CUDA_softplus_backward(*args: Any) -> Any:
     """softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softplus_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['softplus_backward_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['softplus_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['softplus_backward_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1357,8 +1357,8 @@ def wrapper_CUDA_hardsigmoid_out(*args: Any) -> Any:
     """hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid'](op, args[0])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid", REGISTER_CUDA,
@@ -1367,8 +1367,8 @@ def wrapper_CUDA_hardsigmoid(*args: Any) -> Any:
     """hardsigmoid(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid'](op, args[0])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid_", REGISTER_CUDA,
@@ -1377,8 +1377,8 @@ def wrapper_CUDA_hardsigmoid_(*args: Any) -> Any:
     """hardsigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
-    IMPL_FUNCTIONS['hardsigmoid_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid'](op, args[0])
+    IMPL_FUNCTIONS['hardsigmoid_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1390,8 +1390,8 @@ def wrapper_CUDA_hardsigmoid_backward_grad_input(*args: Any) -> Any:
     """hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardsigmoid_backward", REGISTER_CUDA,
@@ -1400,8 +1400,8 @@ def wrapper_CUDA_hardsigmoid_backward(*args: Any) -> Any:
     """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hardsigmoid_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hardsigmoid_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1413,8 +1413,8 @@ def wrapper_CUDA_threshold_out(*args: Any) -> Any:
     """threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['threshold'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_threshold", REGISTER_CUDA,
@@ -1423,8 +1423,8 @@ def wrapper_CUDA_threshold(*args: Any) -> Any:
     """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['threshold'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_threshold_", REGISTER_CUDA,
@@ -1433,8 +1433,8 @@ def wrapper_CUDA_threshold_(*args: Any) -> Any:
     """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['threshold'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1446,8 +1446,8 @@ def wrapper_CUDA_softshrink_out(*args: Any) -> Any:
     """softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['softshrink'](op, *args[:2])
-    IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['softshrink'](op, args[0], args[1])
+    IMPL_FUNCTIONS['softshrink_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_softshrink", REGISTER_CUDA,
@@ -1456,8 +1456,8 @@ def wrapper_CUDA_softshrink(*args: Any) -> Any:
     """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softshrink'](op, *args[:2])
-    IMPL_FUNCTIONS['softshrink_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['softshrink'](op, args[0], args[1])
+    IMPL_FUNCTIONS['softshrink_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1469,8 +1469,8 @@ def wrapper_CUDA_softshrink_backward_grad_input(*args: Any) -> Any:
     """softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['softshrink_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softshrink_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_softshrink_backward", REGISTER_CUDA,
@@ -1479,8 +1479,8 @@ def wrapper_CUDA_softshrink_backward(*args: Any) -> Any:
     """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['softshrink_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['softshrink_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softshrink_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1492,8 +1492,8 @@ def wrapper_CUDA_hardshrink_out(*args: Any) -> Any:
     """hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['hardshrink'](op, *args[:2])
-    IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hardshrink'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hardshrink_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardshrink", REGISTER_CUDA,
@@ -1502,8 +1502,8 @@ def wrapper_CUDA_hardshrink(*args: Any) -> Any:
     """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardshrink'](op, *args[:2])
-    IMPL_FUNCTIONS['hardshrink_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hardshrink'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hardshrink_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1515,8 +1515,8 @@ def wrapper_CUDA_hardshrink_backward_grad_input(*args: Any) -> Any:
     """hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['hardshrink_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['hardshrink_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hardshrink_backward", REGISTER_CUDA,
@@ -1525,8 +1525,8 @@ def wrapper_CUDA_hardshrink_backward(*args: Any) -> Any:
     """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['hardshrink_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['hardshrink_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['hardshrink_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1538,8 +1538,8 @@ def wrapper_CUDA_gelu_out(*args: Any) -> Any:
     """gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['gelu'](op, *args[:2])
-    IMPL_FUNCTIONS['gelu_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gelu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gelu_out_cuda'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gelu_", REGISTER_CUDA,
@@ -1548,8 +1548,8 @@ def wrapper_CUDA_gelu_(*args: Any) -> Any:
     """gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['gelu'](op, *args[:2])
-    IMPL_FUNCTIONS['gelu_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gelu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gelu_out_cuda'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gelu", REGISTER_CUDA,
@@ -1558,8 +1558,8 @@ def wrapper_CUDA_gelu(*args: Any) -> Any:
     """gelu(Tensor self, *, str approximate='none') -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gelu'](op, *args[:2])
-    IMPL_FUNCTIONS['gelu_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['gelu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['gelu_out_cuda'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1571,8 +1571,8 @@ def wrapper_CUDA_gelu_backward_grad_input(*args: Any) -> Any:
     """gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['gelu_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['gelu_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['gelu_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['gelu_backward_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_gelu_backward", REGISTER_CUDA,
@@ -1581,8 +1581,8 @@ def wrapper_CUDA_gelu_backward(*args: Any) -> Any:
     """gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gelu_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['gelu_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['gelu_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['gelu_backward_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1594,8 +1594,8 @@ def wrapper_CUDA_silu_out(*args: Any) -> Any:
     """silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['silu'](op, *args[:1])
-    IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['silu'](op, args[0])
+    IMPL_FUNCTIONS['silu_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_silu", REGISTER_CUDA,
@@ -1604,8 +1604,8 @@ def wrapper_CUDA_silu(*args: Any) -> Any:
     """silu(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['silu'](op, *args[:1])
-    IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['silu'](op, args[0])
+    IMPL_FUNCTIONS['silu_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_silu_", REGISTER_CUDA,
@@ -1614,8 +1614,8 @@ def wrapper_CUDA_silu_(*args: Any) -> Any:
     """silu_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['silu'](op, *args[:1])
-    IMPL_FUNCTIONS['silu_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['silu'](op, args[0])
+    IMPL_FUNCTIONS['silu_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1627,8 +1627,8 @@ def wrapper_CUDA_silu_backward_grad_input(*args: Any) -> Any:
     """silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['silu_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['silu_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['silu_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['silu_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_silu_backward", REGISTER_CUDA,
@@ -1637,8 +1637,8 @@ def wrapper_CUDA_silu_backward(*args: Any) -> Any:
     """silu_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['silu_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['silu_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['silu_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['silu_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1650,8 +1650,8 @@ def wrapper_CUDA_mish_out(*args: Any) -> Any:
     """mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['mish'](op, *args[:1])
-    IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['mish'](op, args[0])
+    IMPL_FUNCTIONS['mish_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mish", REGISTER_CUDA,
@@ -1660,8 +1660,8 @@ def wrapper_CUDA_mish(*args: Any) -> Any:
     """mish(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mish'](op, *args[:1])
-    IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['mish'](op, args[0])
+    IMPL_FUNCTIONS['mish_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mish_", REGISTER_CUDA,
@@ -1670,8 +1670,8 @@ def wrapper_CUDA_mish_(*args: Any) -> Any:
     """mish_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['mish'](op, *args[:1])
-    IMPL_FUNCTIONS['mish_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['mish'](op, args[0])
+    IMPL_FUNCTIONS['mish_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1683,8 +1683,8 @@ def wrapper_CUDA_clamp_out(*args: Any) -> Any:
     """clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['clamp'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp", REGISTER_CUDA,
@@ -1693,8 +1693,8 @@ def wrapper_CUDA_clamp(*args: Any) -> Any:
     """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_", REGISTER_CUDA,
@@ -1703,8 +1703,8 @@ def wrapper_CUDA_clamp_(*args: Any) -> Any:
     """clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1716,8 +1716,8 @@ def wrapper_CUDA_clamp_Tensor_out(*args: Any) -> Any:
     """clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_Tensor_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_Tensor_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_Tensor", REGISTER_CUDA,
@@ -1726,8 +1726,8 @@ def wrapper_CUDA_clamp_Tensor(*args: Any) -> Any:
     """clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_Tensor_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_Tensor_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp__Tensor", REGISTER_CUDA,
@@ -1736,8 +1736,8 @@ def wrapper_CUDA_clamp__Tensor(*args: Any) -> Any:
     """clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['clamp_Tensor_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['clamp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['clamp_Tensor_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1749,8 +1749,8 @@ def wrapper_CUDA_clamp_min_out(*args: Any) -> Any:
     """clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_min'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_min", REGISTER_CUDA,
@@ -1759,8 +1759,8 @@ def wrapper_CUDA_clamp_min(*args: Any) -> Any:
     """clamp_min(Tensor self, Scalar min) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_min'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_min_", REGISTER_CUDA,
@@ -1769,8 +1769,8 @@ def wrapper_CUDA_clamp_min_(*args: Any) -> Any:
     """clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_min'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1782,8 +1782,8 @@ def wrapper_CUDA_clamp_min_Tensor_out(*args: Any) -> Any:
     """clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_min_Tensor", REGISTER_CUDA,
@@ -1792,8 +1792,8 @@ def wrapper_CUDA_clamp_min_Tensor(*args: Any) -> Any:
     """clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_min__Tensor", REGISTER_CUDA,
@@ -1802,8 +1802,8 @@ def wrapper_CUDA_clamp_min__Tensor(*args: Any) -> Any:
     """clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_min.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_min_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1815,8 +1815,8 @@ def wrapper_CUDA_clamp_max_out(*args: Any) -> Any:
     """clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_max'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_max", REGISTER_CUDA,
@@ -1825,8 +1825,8 @@ def wrapper_CUDA_clamp_max(*args: Any) -> Any:
     """clamp_max(Tensor self, Scalar max) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_max'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_max_", REGISTER_CUDA,
@@ -1835,8 +1835,8 @@ def wrapper_CUDA_clamp_max_(*args: Any) -> Any:
     """clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_max'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1848,8 +1848,8 @@ def wrapper_CUDA_clamp_max_Tensor_out(*args: Any) -> Any:
     """clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_max_Tensor", REGISTER_CUDA,
@@ -1858,8 +1858,8 @@ def wrapper_CUDA_clamp_max_Tensor(*args: Any) -> Any:
     """clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_clamp_max__Tensor", REGISTER_CUDA,
@@ -1868,8 +1868,8 @@ def wrapper_CUDA_clamp_max__Tensor(*args: Any) -> Any:
     """clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['clamp_max.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['clamp_max_Tensor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1881,8 +1881,8 @@ def wrapper_CUDA_index_Tensor_out(*args: Any) -> Any:
     """index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['index.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['index_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['index.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['index_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_index_Tensor", REGISTER_CUDA,
@@ -1891,8 +1891,8 @@ def wrapper_CUDA_index_Tensor(*args: Any) -> Any:
     """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['index.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['index_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['index.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['index_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1904,8 +1904,8 @@ def wrapper_CUDA_sum_IntList_out(*args: Any) -> Any:
     """sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
-    IMPL_FUNCTIONS['sum_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['sum.dim_IntList'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['sum_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sum_dim_IntList", REGISTER_CUDA,
@@ -1914,8 +1914,8 @@ def wrapper_CUDA_sum_dim_IntList(*args: Any) -> Any:
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
-    IMPL_FUNCTIONS['sum_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['sum.dim_IntList'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['sum_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1927,8 +1927,8 @@ def wrapper_CUDA_mean_out(*args: Any) -> Any:
     """mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['mean.dim'](op, *args[:4])
-    IMPL_FUNCTIONS['mean_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['mean.dim'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['mean_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mean_dim", REGISTER_CUDA,
@@ -1937,8 +1937,8 @@ def wrapper_CUDA_mean_dim(*args: Any) -> Any:
     """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mean.dim'](op, *args[:4])
-    IMPL_FUNCTIONS['mean_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['mean.dim'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['mean_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1950,8 +1950,8 @@ def wrapper_CUDA_renorm_out(*args: Any) -> Any:
     """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['renorm'](op, *args[:4])
-    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['renorm'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['renorm_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_renorm", REGISTER_CUDA,
@@ -1960,8 +1960,8 @@ def wrapper_CUDA_renorm(*args: Any) -> Any:
     """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['renorm'](op, *args[:4])
-    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['renorm'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['renorm_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_renorm_", REGISTER_CUDA,
@@ -1970,8 +1970,8 @@ def wrapper_CUDA_renorm_(*args: Any) -> Any:
     """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['renorm'](op, *args[:4])
-    IMPL_FUNCTIONS['renorm_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['renorm'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['renorm_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -1983,8 +1983,8 @@ def wrapper_CUDA_prod_int_out(*args: Any) -> Any:
     """prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['prod.dim_int'](op, *args[:4])
-    IMPL_FUNCTIONS['prod_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['prod.dim_int'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['prod_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_prod_dim_int", REGISTER_CUDA,
@@ -1993,8 +1993,8 @@ def wrapper_CUDA_prod_dim_int(*args: Any) -> Any:
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['prod.dim_int'](op, *args[:4])
-    IMPL_FUNCTIONS['prod_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['prod.dim_int'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['prod_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2006,8 +2006,8 @@ def wrapper_CUDA_max_dim_max(*args: Any) -> Any:
     """max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['max.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['max_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['max.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['max_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_max_dim", REGISTER_CUDA,
@@ -2016,8 +2016,8 @@ def wrapper_CUDA_max_dim(*args: Any) -> Any:
     """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['max.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['max_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['max.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['max_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2029,8 +2029,8 @@ def wrapper_CUDA_min_dim_min(*args: Any) -> Any:
     """min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['min.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['min_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['min.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['min_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_min_dim", REGISTER_CUDA,
@@ -2039,8 +2039,8 @@ def wrapper_CUDA_min_dim(*args: Any) -> Any:
     """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['min.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['min_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['min.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['min_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2053,8 +2053,8 @@ def wrapper_CUDA_argmax_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA_argmax_out')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['argmax'](op, *args[:3])
-    IMPL_FUNCTIONS['argmax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['argmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['argmax_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_argmax", REGISTER_CUDA,
@@ -2063,8 +2063,8 @@ def wrapper_CUDA_argmax(*args: Any) -> Any:
     """argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['argmax'](op, *args[:3])
-    IMPL_FUNCTIONS['argmax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['argmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['argmax_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2077,8 +2077,8 @@ def wrapper_CUDA_argmin_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA_argmin_out')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['argmin'](op, *args[:3])
-    IMPL_FUNCTIONS['argmin_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['argmin'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['argmin_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_argmin", REGISTER_CUDA,
@@ -2087,8 +2087,8 @@ def wrapper_CUDA_argmin(*args: Any) -> Any:
     """argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['argmin'](op, *args[:3])
-    IMPL_FUNCTIONS['argmin_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['argmin'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['argmin_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2100,8 +2100,8 @@ def wrapper_CUDA_cumsum_out(*args: Any) -> Any:
     """cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['cumsum'](op, *args[:3])
-    IMPL_FUNCTIONS['cumsum_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['cumsum'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['cumsum_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cumsum", REGISTER_CUDA,
@@ -2110,8 +2110,8 @@ def wrapper_CUDA_cumsum(*args: Any) -> Any:
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cumsum'](op, *args[:3])
-    IMPL_FUNCTIONS['cumsum_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['cumsum'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['cumsum_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cumsum_", REGISTER_CUDA,
@@ -2120,8 +2120,8 @@ def wrapper_CUDA_cumsum_(*args: Any) -> Any:
     """cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['cumsum'](op, *args[:3])
-    IMPL_FUNCTIONS['cumsum_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['cumsum'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['cumsum_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2133,8 +2133,8 @@ def wrapper_CUDA_all_all_out(*args: Any) -> Any:
     """all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['all'](op, *args[:1])
-    IMPL_FUNCTIONS['all_all_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['all'](op, args[0])
+    IMPL_FUNCTIONS['all_all_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_all", REGISTER_CUDA,
@@ -2143,8 +2143,8 @@ def wrapper_CUDA_all(*args: Any) -> Any:
     """all(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['all'](op, *args[:1])
-    IMPL_FUNCTIONS['all_all_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['all'](op, args[0])
+    IMPL_FUNCTIONS['all_all_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2156,8 +2156,8 @@ def wrapper_CUDA_all_dims_out(*args: Any) -> Any:
     """all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['all.dims'](op, *args[:3])
-    IMPL_FUNCTIONS['all_dims_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['all.dims'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['all_dims_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_all_dims", REGISTER_CUDA,
@@ -2166,8 +2166,8 @@ def wrapper_CUDA_all_dims(*args: Any) -> Any:
     """all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['all.dims'](op, *args[:3])
-    IMPL_FUNCTIONS['all_dims_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['all.dims'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['all_dims_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2179,8 +2179,8 @@ def wrapper_CUDA_all_out(*args: Any) -> Any:
     """all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['all.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['all_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['all.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['all_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_all_dim", REGISTER_CUDA,
@@ -2189,8 +2189,8 @@ def wrapper_CUDA_all_dim(*args: Any) -> Any:
     """all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['all.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['all_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['all.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['all_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2202,8 +2202,8 @@ def wrapper_CUDA_any_all_out(*args: Any) -> Any:
     """any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['any'](op, *args[:1])
-    IMPL_FUNCTIONS['any_all_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['any'](op, args[0])
+    IMPL_FUNCTIONS['any_all_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_any", REGISTER_CUDA,
@@ -2212,8 +2212,8 @@ def wrapper_CUDA_any(*args: Any) -> Any:
     """any(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['any'](op, *args[:1])
-    IMPL_FUNCTIONS['any_all_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['any'](op, args[0])
+    IMPL_FUNCTIONS['any_all_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2225,8 +2225,8 @@ def wrapper_CUDA_any_dims_out(*args: Any) -> Any:
     """any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['any.dims'](op, *args[:3])
-    IMPL_FUNCTIONS['any_dims_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['any.dims'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['any_dims_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_any_dims", REGISTER_CUDA,
@@ -2235,8 +2235,8 @@ def wrapper_CUDA_any_dims(*args: Any) -> Any:
     """any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['any.dims'](op, *args[:3])
-    IMPL_FUNCTIONS['any_dims_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['any.dims'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['any_dims_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2248,8 +2248,8 @@ def wrapper_CUDA_any_out(*args: Any) -> Any:
     """any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['any.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['any_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['any.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['any_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_any_dim", REGISTER_CUDA,
@@ -2258,8 +2258,8 @@ def wrapper_CUDA_any_dim(*args: Any) -> Any:
     """any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['any.dim'](op, *args[:3])
-    IMPL_FUNCTIONS['any_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['any.dim'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['any_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2272,8 +2272,8 @@ def wrapper_CUDA_mm_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (0, 'self'), (1, 'mat2')), 'wrapper_CUDA_mm_out')
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['mm'](op, *args[:2])
-    IMPL_FUNCTIONS['mm_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mm'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mm_out_cuda'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mm", REGISTER_CUDA,
@@ -2283,8 +2283,8 @@ def wrapper_CUDA_mm(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_CUDA_mm')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mm'](op, *args[:2])
-    IMPL_FUNCTIONS['mm_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['mm'](op, args[0], args[1])
+    IMPL_FUNCTIONS['mm_out_cuda'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2297,8 +2297,8 @@ def wrapper_CUDA_bmm_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (0, 'self'), (1, 'mat2')), 'wrapper_CUDA_bmm_out')
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bmm'](op, *args[:2])
-    IMPL_FUNCTIONS['bmm_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bmm'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bmm_out_cuda'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bmm", REGISTER_CUDA,
@@ -2308,8 +2308,8 @@ def wrapper_CUDA_bmm(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_CUDA_bmm')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bmm'](op, *args[:2])
-    IMPL_FUNCTIONS['bmm_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bmm'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bmm_out_cuda'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2322,8 +2322,8 @@ def wrapper_CUDA_baddbmm_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_CUDA_baddbmm_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['baddbmm'](op, *args[:5])
-    IMPL_FUNCTIONS['baddbmm_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['baddbmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['baddbmm_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_baddbmm", REGISTER_CUDA,
@@ -2333,8 +2333,8 @@ def wrapper_CUDA_baddbmm(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_CUDA_baddbmm')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['baddbmm'](op, *args[:5])
-    IMPL_FUNCTIONS['baddbmm_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['baddbmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['baddbmm_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_baddbmm_", REGISTER_CUDA,
@@ -2344,8 +2344,8 @@ def wrapper_CUDA_baddbmm_(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_CUDA_baddbmm_')
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['baddbmm'](op, *args[:5])
-    IMPL_FUNCTIONS['baddbmm_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['baddbmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['baddbmm_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2358,8 +2358,8 @@ def wrapper_CUDA_addmm_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_CUDA_addmm_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['addmm'](op, *args[:5])
-    IMPL_FUNCTIONS['addmm_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmm_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addmm", REGISTER_CUDA,
@@ -2369,8 +2369,8 @@ def wrapper_CUDA_addmm(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_CUDA_addmm')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addmm'](op, *args[:5])
-    IMPL_FUNCTIONS['addmm_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmm_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addmm_", REGISTER_CUDA,
@@ -2380,8 +2380,8 @@ def wrapper_CUDA_addmm_(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_CUDA_addmm_')
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addmm'](op, *args[:5])
-    IMPL_FUNCTIONS['addmm_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmm_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2394,8 +2394,8 @@ def wrapper_CUDA_addmv_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_CUDA_addmv_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['addmv'](op, *args[:5])
-    IMPL_FUNCTIONS['addmv_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmv'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmv_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addmv", REGISTER_CUDA,
@@ -2405,8 +2405,8 @@ def wrapper_CUDA_addmv(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_CUDA_addmv')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addmv'](op, *args[:5])
-    IMPL_FUNCTIONS['addmv_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmv'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmv_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addmv_", REGISTER_CUDA,
@@ -2416,8 +2416,8 @@ def wrapper_CUDA_addmv_(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_CUDA_addmv_')
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addmv'](op, *args[:5])
-    IMPL_FUNCTIONS['addmv_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['addmv'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['addmv_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2430,8 +2430,8 @@ def wrapper_CUDA_linalg_vector_norm_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA_linalg_vector_norm_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
-    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['linalg_vector_norm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_vector_norm", REGISTER_CUDA,
@@ -2440,8 +2440,8 @@ def wrapper_CUDA_linalg_vector_norm(*args: Any) -> Any:
     """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
-    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['linalg_vector_norm'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['linalg_vector_norm_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2454,8 +2454,8 @@ def wrapper_CUDA_linalg_inv_ex_inverse(*args: Any) -> Any:
     check_devices(args, ((2, 'inverse'), (3, 'info'), (0, 'A')), 'wrapper_CUDA_linalg_inv_ex_inverse')
     op = StructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_inv_ex'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_inv_ex", REGISTER_CUDA,
@@ -2464,8 +2464,8 @@ def wrapper_CUDA_linalg_inv_ex(*args: Any) -> Any:
     """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_inv_ex'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_inv_ex_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2478,8 +2478,8 @@ def wrapper_CUDA__linalg_solve_ex_result(*args: Any) -> Any:
     check_devices(args, ((4, 'result'), (5, 'LU'), (6, 'pivots'), (7, 'info'), (0, 'A'), (1, 'B')), 'wrapper_CUDA__linalg_solve_ex_result')
     op = StructuredKernel(list(args[4:8]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
-    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_linalg_solve_ex'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2], op.outputs_[3])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_solve_ex", REGISTER_CUDA,
@@ -2489,8 +2489,8 @@ def wrapper_CUDA__linalg_solve_ex(*args: Any) -> Any:
     check_devices(args, ((0, 'A'), (1, 'B')), 'wrapper_CUDA__linalg_solve_ex')
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
-    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_linalg_solve_ex'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_linalg_solve_ex_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2], op.outputs_[3])
     return tuple(op.outputs_)
 
 
@@ -2503,8 +2503,8 @@ def wrapper_CUDA_linalg_qr_out(*args: Any) -> Any:
     check_devices(args, ((2, 'Q'), (3, 'R'), (0, 'A')), 'wrapper_CUDA_linalg_qr_out')
     op = StructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_qr'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_qr'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_qr_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_qr", REGISTER_CUDA,
@@ -2513,8 +2513,8 @@ def wrapper_CUDA_linalg_qr(*args: Any) -> Any:
     """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_qr'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_qr_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_qr'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_qr_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2527,8 +2527,8 @@ def wrapper_CUDA__linalg_eigh_eigenvalues(*args: Any) -> Any:
     check_devices(args, ((3, 'eigenvalues'), (4, 'eigenvectors'), (0, 'A')), 'wrapper_CUDA__linalg_eigh_eigenvalues')
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
-    IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_linalg_eigh'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['_linalg_eigh_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_eigh", REGISTER_CUDA,
@@ -2537,8 +2537,8 @@ def wrapper_CUDA__linalg_eigh(*args: Any) -> Any:
     """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
-    IMPL_FUNCTIONS['_linalg_eigh_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_linalg_eigh'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['_linalg_eigh_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2551,8 +2551,8 @@ def wrapper_CUDA__linalg_svd_U(*args: Any) -> Any:
     check_devices(args, ((4, 'U'), (5, 'S'), (6, 'Vh'), (0, 'A')), 'wrapper_CUDA__linalg_svd_U')
     op = StructuredKernel(list(args[4:7]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
-    IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_linalg_svd'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_linalg_svd_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_svd", REGISTER_CUDA,
@@ -2561,8 +2561,8 @@ def wrapper_CUDA__linalg_svd(*args: Any) -> Any:
     """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
-    IMPL_FUNCTIONS['_linalg_svd_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_linalg_svd'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_linalg_svd_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2575,8 +2575,8 @@ def wrapper_CUDA_linalg_cholesky_ex_L(*args: Any) -> Any:
     check_devices(args, ((3, 'L'), (4, 'info'), (0, 'self')), 'wrapper_CUDA_linalg_cholesky_ex_L')
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
-    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['linalg_cholesky_ex'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_cholesky_ex", REGISTER_CUDA,
@@ -2585,8 +2585,8 @@ def wrapper_CUDA_linalg_cholesky_ex(*args: Any) -> Any:
     """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
-    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['linalg_cholesky_ex'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['linalg_cholesky_ex_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2599,8 +2599,8 @@ def wrapper_CUDA_triangular_solve_X(*args: Any) -> Any:
     check_devices(args, ((5, 'X'), (6, 'M'), (0, 'self'), (1, 'A')), 'wrapper_CUDA_triangular_solve_X')
     op = StructuredKernel(list(args[5:7]))
     op.kind = "out"
-    META_FUNCTIONS['triangular_solve'](op, *args[:5])
-    IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['triangular_solve'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['triangular_solve_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_triangular_solve", REGISTER_CUDA,
@@ -2610,8 +2610,8 @@ def wrapper_CUDA_triangular_solve(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'A')), 'wrapper_CUDA_triangular_solve')
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['triangular_solve'](op, *args[:5])
-    IMPL_FUNCTIONS['triangular_solve_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['triangular_solve'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['triangular_solve_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2624,8 +2624,8 @@ def wrapper_CUDA_linalg_lu_factor_ex_out(*args: Any) -> Any:
     check_devices(args, ((3, 'LU'), (4, 'pivots'), (5, 'info'), (0, 'A')), 'wrapper_CUDA_linalg_lu_factor_ex_out')
     op = StructuredKernel(list(args[3:6]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
-    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu_factor_ex", REGISTER_CUDA,
@@ -2634,8 +2634,8 @@ def wrapper_CUDA_linalg_lu_factor_ex(*args: Any) -> Any:
     """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
-    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['linalg_lu_factor_ex_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2648,8 +2648,8 @@ def wrapper_CUDA_linalg_lu_out(*args: Any) -> Any:
     check_devices(args, ((2, 'P'), (3, 'L'), (4, 'U'), (0, 'A')), 'wrapper_CUDA_linalg_lu_out')
     op = StructuredKernel(list(args[2:5]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_lu'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_lu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_lu_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu", REGISTER_CUDA,
@@ -2658,8 +2658,8 @@ def wrapper_CUDA_linalg_lu(*args: Any) -> Any:
     """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_lu'](op, *args[:2])
-    IMPL_FUNCTIONS['linalg_lu_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['linalg_lu'](op, args[0], args[1])
+    IMPL_FUNCTIONS['linalg_lu_out'](op, args[0], args[1], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2672,8 +2672,8 @@ def wrapper_CUDA_linalg_lu_solve_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_CUDA_linalg_lu_solve_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
-    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['linalg_lu_solve'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_linalg_lu_solve", REGISTER_CUDA,
@@ -2683,8 +2683,8 @@ def wrapper_CUDA_linalg_lu_solve(*args: Any) -> Any:
     check_devices(args, ((0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_CUDA_linalg_lu_solve')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
-    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['linalg_lu_solve'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['linalg_lu_solve_out'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2697,8 +2697,8 @@ def wrapper_CUDA_lu_unpack_out(*args: Any) -> Any:
     check_devices(args, ((4, 'P'), (5, 'L'), (6, 'U'), (0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_CUDA_lu_unpack_out')
     op = StructuredKernel(list(args[4:7]))
     op.kind = "out"
-    META_FUNCTIONS['lu_unpack'](op, *args[:4])
-    IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['lu_unpack'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['lu_unpack_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lu_unpack", REGISTER_CUDA,
@@ -2708,8 +2708,8 @@ def wrapper_CUDA_lu_unpack(*args: Any) -> Any:
     check_devices(args, ((0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_CUDA_lu_unpack')
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lu_unpack'](op, *args[:4])
-    IMPL_FUNCTIONS['lu_unpack_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['lu_unpack'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['lu_unpack_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2722,8 +2722,8 @@ def wrapper_CUDA__linalg_det_result(*args: Any) -> Any:
     check_devices(args, ((1, 'result'), (2, 'LU'), (3, 'pivots'), (0, 'A')), 'wrapper_CUDA__linalg_det_result')
     op = StructuredKernel(list(args[1:4]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_det'](op, *args[:1])
-    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['_linalg_det'](op, args[0])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, args[0], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_det", REGISTER_CUDA,
@@ -2732,8 +2732,8 @@ def wrapper_CUDA__linalg_det(*args: Any) -> Any:
     """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_det'](op, *args[:1])
-    IMPL_FUNCTIONS['_linalg_det_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['_linalg_det'](op, args[0])
+    IMPL_FUNCTIONS['_linalg_det_out'](op, args[0], op.outputs_[0], op.outputs_[1], op.outputs_[2])
     return tuple(op.outputs_)
 
 
@@ -2746,8 +2746,8 @@ def wrapper_CUDA__linalg_slogdet_sign(*args: Any) -> Any:
     check_devices(args, ((1, 'sign'), (2, 'logabsdet'), (3, 'LU'), (4, 'pivots'), (0, 'A')), 'wrapper_CUDA__linalg_slogdet_sign')
     op = StructuredKernel(list(args[1:5]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
-    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['_linalg_slogdet'](op, args[0])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, args[0], op.outputs_[0], op.outputs_[1], op.outputs_[2], op.outputs_[3])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__linalg_slogdet", REGISTER_CUDA,
@@ -2756,8 +2756,8 @@ def wrapper_CUDA__linalg_slogdet(*args: Any) -> Any:
     """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
-    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['_linalg_slogdet'](op, args[0])
+    IMPL_FUNCTIONS['_linalg_slogdet_out'](op, args[0], op.outputs_[0], op.outputs_[1], op.outputs_[2], op.outputs_[3])
     return tuple(op.outputs_)
 
 
@@ -2770,8 +2770,8 @@ def wrapper_CUDA_amax_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA_amax_out')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['amax'](op, *args[:3])
-    IMPL_FUNCTIONS['amax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['amax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['amax_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_amax", REGISTER_CUDA,
@@ -2780,8 +2780,8 @@ def wrapper_CUDA_amax(*args: Any) -> Any:
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['amax'](op, *args[:3])
-    IMPL_FUNCTIONS['amax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['amax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['amax_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2794,8 +2794,8 @@ def wrapper_CUDA_amin_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA_amin_out')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['amin'](op, *args[:3])
-    IMPL_FUNCTIONS['amin_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['amin'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['amin_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_amin", REGISTER_CUDA,
@@ -2804,8 +2804,8 @@ def wrapper_CUDA_amin(*args: Any) -> Any:
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['amin'](op, *args[:3])
-    IMPL_FUNCTIONS['amin_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['amin'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['amin_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2817,8 +2817,8 @@ def wrapper_CUDA_aminmax_out(*args: Any) -> Any:
     """aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = StructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['aminmax'](op, *args[:3])
-    IMPL_FUNCTIONS['aminmax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['aminmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['aminmax_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_aminmax", REGISTER_CUDA,
@@ -2827,8 +2827,8 @@ def wrapper_CUDA_aminmax(*args: Any) -> Any:
     """aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['aminmax'](op, *args[:3])
-    IMPL_FUNCTIONS['aminmax_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['aminmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['aminmax_out'](op, args[0], args[1], args[2], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -2840,8 +2840,8 @@ def wrapper_CUDA_log1p_out(*args: Any) -> Any:
     """log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log1p'](op, *args[:1])
-    IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log1p'](op, args[0])
+    IMPL_FUNCTIONS['log1p_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log1p", REGISTER_CUDA,
@@ -2850,8 +2850,8 @@ def wrapper_CUDA_log1p(*args: Any) -> Any:
     """log1p(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log1p'](op, *args[:1])
-    IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log1p'](op, args[0])
+    IMPL_FUNCTIONS['log1p_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log1p_", REGISTER_CUDA,
@@ -2860,8 +2860,8 @@ def wrapper_CUDA_log1p_(*args: Any) -> Any:
     """log1p_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log1p'](op, *args[:1])
-    IMPL_FUNCTIONS['log1p_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log1p'](op, args[0])
+    IMPL_FUNCTIONS['log1p_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2873,8 +2873,8 @@ def wrapper_CUDA_expm1_out(*args: Any) -> Any:
     """expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['expm1'](op, *args[:1])
-    IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['expm1'](op, args[0])
+    IMPL_FUNCTIONS['expm1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_expm1", REGISTER_CUDA,
@@ -2883,8 +2883,8 @@ def wrapper_CUDA_expm1(*args: Any) -> Any:
     """expm1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['expm1'](op, *args[:1])
-    IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['expm1'](op, args[0])
+    IMPL_FUNCTIONS['expm1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_expm1_", REGISTER_CUDA,
@@ -2893,8 +2893,8 @@ def wrapper_CUDA_expm1_(*args: Any) -> Any:
     """expm1_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['expm1'](op, *args[:1])
-    IMPL_FUNCTIONS['expm1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['expm1'](op, args[0])
+    IMPL_FUNCTIONS['expm1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2906,8 +2906,8 @@ def wrapper_CUDA_asin_out(*args: Any) -> Any:
     """asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['asin'](op, *args[:1])
-    IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asin'](op, args[0])
+    IMPL_FUNCTIONS['asin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_asin", REGISTER_CUDA,
@@ -2916,8 +2916,8 @@ def wrapper_CUDA_asin(*args: Any) -> Any:
     """asin(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['asin'](op, *args[:1])
-    IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asin'](op, args[0])
+    IMPL_FUNCTIONS['asin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_asin_", REGISTER_CUDA,
@@ -2926,8 +2926,8 @@ def wrapper_CUDA_asin_(*args: Any) -> Any:
     """asin_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['asin'](op, *args[:1])
-    IMPL_FUNCTIONS['asin_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asin'](op, args[0])
+    IMPL_FUNCTIONS['asin_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2939,8 +2939,8 @@ def wrapper_CUDA_acos_out(*args: Any) -> Any:
     """acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['acos'](op, *args[:1])
-    IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acos'](op, args[0])
+    IMPL_FUNCTIONS['acos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_acos", REGISTER_CUDA,
@@ -2949,8 +2949,8 @@ def wrapper_CUDA_acos(*args: Any) -> Any:
     """acos(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['acos'](op, *args[:1])
-    IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acos'](op, args[0])
+    IMPL_FUNCTIONS['acos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_acos_", REGISTER_CUDA,
@@ -2959,8 +2959,8 @@ def wrapper_CUDA_acos_(*args: Any) -> Any:
     """acos_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['acos'](op, *args[:1])
-    IMPL_FUNCTIONS['acos_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acos'](op, args[0])
+    IMPL_FUNCTIONS['acos_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -2972,8 +2972,8 @@ def wrapper_CUDA_atan_out(*args: Any) -> Any:
     """atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['atan'](op, *args[:1])
-    IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atan'](op, args[0])
+    IMPL_FUNCTIONS['atan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atan", REGISTER_CUDA,
@@ -2982,8 +2982,8 @@ def wrapper_CUDA_atan(*args: Any) -> Any:
     """atan(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['atan'](op, *args[:1])
-    IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atan'](op, args[0])
+    IMPL_FUNCTIONS['atan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atan_", REGISTER_CUDA,
@@ -2992,8 +2992,8 @@ def wrapper_CUDA_atan_(*args: Any) -> Any:
     """atan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['atan'](op, *args[:1])
-    IMPL_FUNCTIONS['atan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atan'](op, args[0])
+    IMPL_FUNCTIONS['atan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3005,8 +3005,8 @@ def wrapper_CUDA_sinh_out(*args: Any) -> Any:
     """sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sinh'](op, *args[:1])
-    IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinh'](op, args[0])
+    IMPL_FUNCTIONS['sinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sinh", REGISTER_CUDA,
@@ -3015,8 +3015,8 @@ def wrapper_CUDA_sinh(*args: Any) -> Any:
     """sinh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sinh'](op, *args[:1])
-    IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinh'](op, args[0])
+    IMPL_FUNCTIONS['sinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sinh_", REGISTER_CUDA,
@@ -3025,8 +3025,8 @@ def wrapper_CUDA_sinh_(*args: Any) -> Any:
     """sinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sinh'](op, *args[:1])
-    IMPL_FUNCTIONS['sinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinh'](op, args[0])
+    IMPL_FUNCTIONS['sinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3038,8 +3038,8 @@ def wrapper_CUDA_cosh_out(*args: Any) -> Any:
     """cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['cosh'](op, *args[:1])
-    IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cosh'](op, args[0])
+    IMPL_FUNCTIONS['cosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cosh", REGISTER_CUDA,
@@ -3048,8 +3048,8 @@ def wrapper_CUDA_cosh(*args: Any) -> Any:
     """cosh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cosh'](op, *args[:1])
-    IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cosh'](op, args[0])
+    IMPL_FUNCTIONS['cosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_cosh_", REGISTER_CUDA,
@@ -3058,8 +3058,8 @@ def wrapper_CUDA_cosh_(*args: Any) -> Any:
     """cosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['cosh'](op, *args[:1])
-    IMPL_FUNCTIONS['cosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['cosh'](op, args[0])
+    IMPL_FUNCTIONS['cosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3071,8 +3071,8 @@ def wrapper_CUDA_asinh_out(*args: Any) -> Any:
     """asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['asinh'](op, *args[:1])
-    IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asinh'](op, args[0])
+    IMPL_FUNCTIONS['asinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_asinh", REGISTER_CUDA,
@@ -3081,8 +3081,8 @@ def wrapper_CUDA_asinh(*args: Any) -> Any:
     """asinh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['asinh'](op, *args[:1])
-    IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asinh'](op, args[0])
+    IMPL_FUNCTIONS['asinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_asinh_", REGISTER_CUDA,
@@ -3091,8 +3091,8 @@ def wrapper_CUDA_asinh_(*args: Any) -> Any:
     """asinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['asinh'](op, *args[:1])
-    IMPL_FUNCTIONS['asinh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['asinh'](op, args[0])
+    IMPL_FUNCTIONS['asinh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3104,8 +3104,8 @@ def wrapper_CUDA_acosh_out(*args: Any) -> Any:
     """acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['acosh'](op, *args[:1])
-    IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acosh'](op, args[0])
+    IMPL_FUNCTIONS['acosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_acosh", REGISTER_CUDA,
@@ -3114,8 +3114,8 @@ def wrapper_CUDA_acosh(*args: Any) -> Any:
     """acosh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['acosh'](op, *args[:1])
-    IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acosh'](op, args[0])
+    IMPL_FUNCTIONS['acosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_acosh_", REGISTER_CUDA,
@@ -3124,8 +3124,8 @@ def wrapper_CUDA_acosh_(*args: Any) -> Any:
     """acosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['acosh'](op, *args[:1])
-    IMPL_FUNCTIONS['acosh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['acosh'](op, args[0])
+    IMPL_FUNCTIONS['acosh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3137,8 +3137,8 @@ def wrapper_CUDA_atanh_out(*args: Any) -> Any:
     """atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['atanh'](op, *args[:1])
-    IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atanh'](op, args[0])
+    IMPL_FUNCTIONS['atanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atanh", REGISTER_CUDA,
@@ -3147,8 +3147,8 @@ def wrapper_CUDA_atanh(*args: Any) -> Any:
     """atanh(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['atanh'](op, *args[:1])
-    IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atanh'](op, args[0])
+    IMPL_FUNCTIONS['atanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atanh_", REGISTER_CUDA,
@@ -3157,8 +3157,8 @@ def wrapper_CUDA_atanh_(*args: Any) -> Any:
     """atanh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['atanh'](op, *args[:1])
-    IMPL_FUNCTIONS['atanh_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['atanh'](op, args[0])
+    IMPL_FUNCTIONS['atanh_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3170,8 +3170,8 @@ def wrapper_CUDA_frac_out(*args: Any) -> Any:
     """frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['frac'](op, *args[:1])
-    IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['frac'](op, args[0])
+    IMPL_FUNCTIONS['frac_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_frac", REGISTER_CUDA,
@@ -3180,8 +3180,8 @@ def wrapper_CUDA_frac(*args: Any) -> Any:
     """frac(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['frac'](op, *args[:1])
-    IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['frac'](op, args[0])
+    IMPL_FUNCTIONS['frac_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_frac_", REGISTER_CUDA,
@@ -3190,8 +3190,8 @@ def wrapper_CUDA_frac_(*args: Any) -> Any:
     """frac_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['frac'](op, *args[:1])
-    IMPL_FUNCTIONS['frac_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['frac'](op, args[0])
+    IMPL_FUNCTIONS['frac_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3204,8 +3204,8 @@ def wrapper_CUDA__softmax_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA__softmax_out')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['_softmax'](op, *args[:3])
-    IMPL_FUNCTIONS['softmax_cuda_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_softmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softmax_cuda_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__softmax", REGISTER_CUDA,
@@ -3214,8 +3214,8 @@ def wrapper_CUDA__softmax(*args: Any) -> Any:
     """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_softmax'](op, *args[:3])
-    IMPL_FUNCTIONS['softmax_cuda_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_softmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['softmax_cuda_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3228,8 +3228,8 @@ def wrapper_CUDA__log_softmax_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA__log_softmax_out')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['_log_softmax'](op, *args[:3])
-    IMPL_FUNCTIONS['log_softmax_cuda_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_log_softmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['log_softmax_cuda_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__log_softmax", REGISTER_CUDA,
@@ -3238,8 +3238,8 @@ def wrapper_CUDA__log_softmax(*args: Any) -> Any:
     """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_log_softmax'](op, *args[:3])
-    IMPL_FUNCTIONS['log_softmax_cuda_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_log_softmax'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['log_softmax_cuda_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3252,8 +3252,8 @@ def wrapper_CUDA__softmax_backward_data_out(*args: Any) -> Any:
     check_devices(args, ((4, 'grad_input'), (0, 'grad_output'), (1, 'output')), 'wrapper_CUDA__softmax_backward_data_out')
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
-    IMPL_FUNCTIONS['softmax_backward_cuda_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['softmax_backward_cuda_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__softmax_backward_data", REGISTER_CUDA,
@@ -3263,8 +3263,8 @@ def wrapper_CUDA__softmax_backward_data(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_CUDA__softmax_backward_data')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
-    IMPL_FUNCTIONS['softmax_backward_cuda_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['softmax_backward_cuda_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3277,8 +3277,8 @@ def wrapper_CUDA__log_softmax_backward_data_out(*args: Any) -> Any:
     check_devices(args, ((4, 'out'), (0, 'grad_output'), (1, 'output')), 'wrapper_CUDA__log_softmax_backward_data_out')
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
-    IMPL_FUNCTIONS['log_softmax_backward_cuda_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_log_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['log_softmax_backward_cuda_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__log_softmax_backward_data", REGISTER_CUDA,
@@ -3288,8 +3288,8 @@ def wrapper_CUDA__log_softmax_backward_data(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_CUDA__log_softmax_backward_data')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
-    IMPL_FUNCTIONS['log_softmax_backward_cuda_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_log_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['log_softmax_backward_cuda_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3302,8 +3302,8 @@ def wrapper_CUDA_nll_loss_forward_output(*args: Any) -> Any:
     check_devices(args, ((5, 'output'), (6, 'total_weight'), (0, 'self'), (1, 'target'), (2, 'weight')), 'wrapper_CUDA_nll_loss_forward_output')
     op = StructuredKernel(list(args[5:7]))
     op.kind = "out"
-    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
-    IMPL_FUNCTIONS['nll_loss_forward_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['nll_loss_forward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['nll_loss_forward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_nll_loss_forward", REGISTER_CUDA,
@@ -3313,8 +3313,8 @@ def wrapper_CUDA_nll_loss_forward(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'target'), (2, 'weight')), 'wrapper_CUDA_nll_loss_forward')
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
-    IMPL_FUNCTIONS['nll_loss_forward_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['nll_loss_forward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['nll_loss_forward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -3327,8 +3327,8 @@ def wrapper_CUDA_nll_loss_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((7, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'), (6, 'total_weight')), 'wrapper_CUDA_nll_loss_backward_grad_input')
     op = StructuredKernel(list(args[7:8]))
     op.kind = "out"
-    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
-    IMPL_FUNCTIONS['nll_loss_backward_out_cuda'](op, *args[:7], *op.outputs_)
+    META_FUNCTIONS['nll_loss_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+    IMPL_FUNCTIONS['nll_loss_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_nll_loss_backward", REGISTER_CUDA,
@@ -3338,8 +3338,8 @@ def wrapper_CUDA_nll_loss_backward(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'), (6, 'total_weight')), 'wrapper_CUDA_nll_loss_backward')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
-    IMPL_FUNCTIONS['nll_loss_backward_out_cuda'](op, *args[:7], *op.outputs_)
+    META_FUNCTIONS['nll_loss_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+    IMPL_FUNCTIONS['nll_loss_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3351,8 +3351,8 @@ def wrapper_CUDA_mse_loss_out(*args: Any) -> Any:
     """mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['mse_loss'](op, *args[:3])
-    IMPL_FUNCTIONS['mse_loss_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['mse_loss'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['mse_loss_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_mse_loss", REGISTER_CUDA,
@@ -3361,8 +3361,8 @@ def wrapper_CUDA_mse_loss(*args: Any) -> Any:
     """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mse_loss'](op, *args[:3])
-    IMPL_FUNCTIONS['mse_loss_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['mse_loss'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['mse_loss_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3374,8 +3374,8 @@ def wrapper_CUDA_smooth_l1_loss_out(*args: Any) -> Any:
     """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
-    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['smooth_l1_loss'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_smooth_l1_loss", REGISTER_CUDA,
@@ -3384,8 +3384,8 @@ def wrapper_CUDA_smooth_l1_loss(*args: Any) -> Any:
     """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
-    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['smooth_l1_loss'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['smooth_l1_loss_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3397,8 +3397,8 @@ def wrapper_CUDA_addcmul_out(*args: Any) -> Any:
     """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['addcmul'](op, *args[:4])
-    IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcmul'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcmul_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addcmul", REGISTER_CUDA,
@@ -3407,8 +3407,8 @@ def wrapper_CUDA_addcmul(*args: Any) -> Any:
     """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addcmul'](op, *args[:4])
-    IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcmul'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcmul_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addcmul_", REGISTER_CUDA,
@@ -3417,8 +3417,8 @@ def wrapper_CUDA_addcmul_(*args: Any) -> Any:
     """addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addcmul'](op, *args[:4])
-    IMPL_FUNCTIONS['addcmul_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcmul'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcmul_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3430,8 +3430,8 @@ def wrapper_CUDA_addcdiv_out(*args: Any) -> Any:
     """addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['addcdiv'](op, *args[:4])
-    IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcdiv'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcdiv_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addcdiv", REGISTER_CUDA,
@@ -3440,8 +3440,8 @@ def wrapper_CUDA_addcdiv(*args: Any) -> Any:
     """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addcdiv'](op, *args[:4])
-    IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcdiv'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcdiv_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_addcdiv_", REGISTER_CUDA,
@@ -3450,8 +3450,8 @@ def wrapper_CUDA_addcdiv_(*args: Any) -> Any:
     """addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addcdiv'](op, *args[:4])
-    IMPL_FUNCTIONS['addcdiv_out'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['addcdiv'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['addcdiv_out'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3463,8 +3463,8 @@ def wrapper_CUDA_lerp_Scalar_out(*args: Any) -> Any:
     """lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Scalar'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Scalar'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lerp_Scalar", REGISTER_CUDA,
@@ -3473,8 +3473,8 @@ def wrapper_CUDA_lerp_Scalar(*args: Any) -> Any:
     """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Scalar'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Scalar'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lerp__Scalar", REGISTER_CUDA,
@@ -3483,8 +3483,8 @@ def wrapper_CUDA_lerp__Scalar(*args: Any) -> Any:
     """lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Scalar'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Scalar'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Scalar'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3496,8 +3496,8 @@ def wrapper_CUDA_lerp_Tensor_out(*args: Any) -> Any:
     """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lerp_Tensor", REGISTER_CUDA,
@@ -3506,8 +3506,8 @@ def wrapper_CUDA_lerp_Tensor(*args: Any) -> Any:
     """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lerp__Tensor", REGISTER_CUDA,
@@ -3516,8 +3516,8 @@ def wrapper_CUDA_lerp__Tensor(*args: Any) -> Any:
     """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
-    IMPL_FUNCTIONS['lerp_Tensor'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['lerp.Tensor'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['lerp_Tensor'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3529,8 +3529,8 @@ def wrapper_CUDA_bitwise_xor_Tensor_out(*args: Any) -> Any:
     """bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_xor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_xor_Tensor", REGISTER_CUDA,
@@ -3539,8 +3539,8 @@ def wrapper_CUDA_bitwise_xor_Tensor(*args: Any) -> Any:
     """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_xor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_xor__Tensor", REGISTER_CUDA,
@@ -3549,8 +3549,8 @@ def wrapper_CUDA_bitwise_xor__Tensor(*args: Any) -> Any:
     """bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_xor_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_xor_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3562,8 +3562,8 @@ def wrapper_CUDA_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
     """bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_left_shift_Tensor", REGISTER_CUDA,
@@ -3572,8 +3572,8 @@ def wrapper_CUDA_bitwise_left_shift_Tensor(*args: Any) -> Any:
     """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_left_shift__Tensor", REGISTER_CUDA,
@@ -3582,8 +3582,8 @@ def wrapper_CUDA_bitwise_left_shift__Tensor(*args: Any) -> Any:
     """bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_left_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3595,8 +3595,8 @@ def wrapper_CUDA_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
     """bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_right_shift_Tensor", REGISTER_CUDA,
@@ -3605,8 +3605,8 @@ def wrapper_CUDA_bitwise_right_shift_Tensor(*args: Any) -> Any:
     """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_bitwise_right_shift__Tensor", REGISTER_CUDA,
@@ -3615,8 +3615,8 @@ def wrapper_CUDA_bitwise_right_shift__Tensor(*args: Any) -> Any:
     """bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['bitwise_right_shift_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3628,8 +3628,8 @@ def wrapper_CUDA_hypot_out(*args: Any) -> Any:
     """hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['hypot'](op, *args[:2])
-    IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hypot'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hypot_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hypot", REGISTER_CUDA,
@@ -3638,8 +3638,8 @@ def wrapper_CUDA_hypot(*args: Any) -> Any:
     """hypot(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hypot'](op, *args[:2])
-    IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hypot'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hypot_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_hypot_", REGISTER_CUDA,
@@ -3648,8 +3648,8 @@ def wrapper_CUDA_hypot_(*args: Any) -> Any:
     """hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['hypot'](op, *args[:2])
-    IMPL_FUNCTIONS['hypot_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['hypot'](op, args[0], args[1])
+    IMPL_FUNCTIONS['hypot_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3661,8 +3661,8 @@ def wrapper_CUDA_sgn_out(*args: Any) -> Any:
     """sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sgn'](op, *args[:1])
-    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sgn'](op, args[0])
+    IMPL_FUNCTIONS['sgn_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sgn", REGISTER_CUDA,
@@ -3671,8 +3671,8 @@ def wrapper_CUDA_sgn(*args: Any) -> Any:
     """sgn(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sgn'](op, *args[:1])
-    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sgn'](op, args[0])
+    IMPL_FUNCTIONS['sgn_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sgn_", REGISTER_CUDA,
@@ -3681,8 +3681,8 @@ def wrapper_CUDA_sgn_(*args: Any) -> Any:
     """sgn_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sgn'](op, *args[:1])
-    IMPL_FUNCTIONS['sgn_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sgn'](op, args[0])
+    IMPL_FUNCTIONS['sgn_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3694,8 +3694,8 @@ def wrapper_CUDA_sign_out(*args: Any) -> Any:
     """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sign'](op, *args[:1])
-    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sign'](op, args[0])
+    IMPL_FUNCTIONS['sign_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sign", REGISTER_CUDA,
@@ -3704,8 +3704,8 @@ def wrapper_CUDA_sign(*args: Any) -> Any:
     """sign(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sign'](op, *args[:1])
-    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sign'](op, args[0])
+    IMPL_FUNCTIONS['sign_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sign_", REGISTER_CUDA,
@@ -3714,8 +3714,8 @@ def wrapper_CUDA_sign_(*args: Any) -> Any:
     """sign_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sign'](op, *args[:1])
-    IMPL_FUNCTIONS['sign_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sign'](op, args[0])
+    IMPL_FUNCTIONS['sign_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3727,8 +3727,8 @@ def wrapper_CUDA_sigmoid_backward_grad_input(*args: Any) -> Any:
     """sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['sigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['sigmoid_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['sigmoid_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sigmoid_backward", REGISTER_CUDA,
@@ -3737,8 +3737,8 @@ def wrapper_CUDA_sigmoid_backward(*args: Any) -> Any:
     """sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['sigmoid_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['sigmoid_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['sigmoid_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3750,8 +3750,8 @@ def wrapper_CUDA_tanh_backward_grad_input(*args: Any) -> Any:
     """tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['tanh_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['tanh_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['tanh_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['tanh_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tanh_backward", REGISTER_CUDA,
@@ -3760,8 +3760,8 @@ def wrapper_CUDA_tanh_backward(*args: Any) -> Any:
     """tanh_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['tanh_backward'](op, *args[:2])
-    IMPL_FUNCTIONS['tanh_backward_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['tanh_backward'](op, args[0], args[1])
+    IMPL_FUNCTIONS['tanh_backward_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3773,8 +3773,8 @@ def wrapper_CUDA_threshold_backward_grad_input(*args: Any) -> Any:
     """threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['threshold_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_threshold_backward", REGISTER_CUDA,
@@ -3783,8 +3783,8 @@ def wrapper_CUDA_threshold_backward(*args: Any) -> Any:
     """threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['threshold_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['threshold_backward_out'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['threshold_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['threshold_backward_out'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3797,8 +3797,8 @@ def wrapper_CUDA_slow_conv_transpose2d_out(*args: Any) -> Any:
     check_devices(args, ((8, 'out'), (0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_CUDA_slow_conv_transpose2d_out')
     op = StructuredKernel(list(args[8:9]))
     op.kind = "out"
-    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
-    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cuda'](op, *args[:8], *op.outputs_)
+    META_FUNCTIONS['slow_conv_transpose2d'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
+    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_slow_conv_transpose2d", REGISTER_CUDA,
@@ -3808,8 +3808,8 @@ def wrapper_CUDA_slow_conv_transpose2d(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_CUDA_slow_conv_transpose2d')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
-    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cuda'](op, *args[:8], *op.outputs_)
+    META_FUNCTIONS['slow_conv_transpose2d'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
+    IMPL_FUNCTIONS['slow_conv_transpose2d_structured_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3822,8 +3822,8 @@ def wrapper_CUDA_adaptive_max_pool2d_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_CUDA_adaptive_max_pool2d_out')
     op = StructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
-    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool2d'](op, args[0], args[1])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cuda'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d", REGISTER_CUDA,
@@ -3832,8 +3832,8 @@ def wrapper_CUDA_adaptive_max_pool2d(*args: Any) -> Any:
     """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
-    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool2d'](op, args[0], args[1])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_out_cuda'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -3846,8 +3846,8 @@ def wrapper_CUDA_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool2d_backward_grad_input')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool2d_backward", REGISTER_CUDA,
@@ -3857,8 +3857,8 @@ def wrapper_CUDA_adaptive_max_pool2d_backward(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool2d_backward')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['adaptive_max_pool2d_backward_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3871,8 +3871,8 @@ def wrapper_CUDA_adaptive_max_pool3d_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_CUDA_adaptive_max_pool3d_out')
     op = StructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
-    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool3d'](op, args[0], args[1])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cuda'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d", REGISTER_CUDA,
@@ -3881,8 +3881,8 @@ def wrapper_CUDA_adaptive_max_pool3d(*args: Any) -> Any:
     """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
-    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cuda'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool3d'](op, args[0], args[1])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_out_cuda'](op, args[0], args[1], op.outputs_[0], op.outputs_[1])
     return tuple(op.outputs_)
 
 
@@ -3895,8 +3895,8 @@ def wrapper_CUDA_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool3d_backward_grad_input')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_adaptive_max_pool3d_backward", REGISTER_CUDA,
@@ -3906,8 +3906,8 @@ def wrapper_CUDA_adaptive_max_pool3d_backward(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_CUDA_adaptive_max_pool3d_backward')
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
-    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['adaptive_max_pool3d_backward_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3920,8 +3920,8 @@ def wrapper_CUDA_upsample_linear1d_out(*args: Any) -> Any:
     check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_linear1d_out')
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_linear1d_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_linear1d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_linear1d_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d", REGISTER_CUDA,
@@ -3930,8 +3930,8 @@ def wrapper_CUDA_upsample_linear1d(*args: Any) -> Any:
     """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_linear1d_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_linear1d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_linear1d_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3944,8 +3944,8 @@ def wrapper_CUDA_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_linear1d_backward_grad_input')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_linear1d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_linear1d_backward", REGISTER_CUDA,
@@ -3954,8 +3954,8 @@ def wrapper_CUDA_upsample_linear1d_backward(*args: Any) -> Any:
     """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_linear1d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_linear1d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3968,8 +3968,8 @@ def wrapper_CUDA_upsample_bilinear2d_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_bilinear2d_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_bilinear2d_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_bilinear2d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_bilinear2d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bilinear2d", REGISTER_CUDA,
@@ -3978,8 +3978,8 @@ def wrapper_CUDA_upsample_bilinear2d(*args: Any) -> Any:
     """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_bilinear2d_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_bilinear2d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_bilinear2d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -3992,8 +3992,8 @@ def wrapper_CUDA_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_bilinear2d_backward_grad_input')
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bilinear2d_backward", REGISTER_CUDA,
@@ -4002,8 +4002,8 @@ def wrapper_CUDA_upsample_bilinear2d_backward(*args: Any) -> Any:
     """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_bilinear2d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4016,8 +4016,8 @@ def wrapper_CUDA_upsample_bicubic2d_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_bicubic2d_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_bicubic2d_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_bicubic2d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d", REGISTER_CUDA,
@@ -4026,8 +4026,8 @@ def wrapper_CUDA_upsample_bicubic2d(*args: Any) -> Any:
     """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_bicubic2d_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_bicubic2d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_bicubic2d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4040,8 +4040,8 @@ def wrapper_CUDA_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_bicubic2d_backward_grad_input')
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_bicubic2d_backward", REGISTER_CUDA,
@@ -4050,8 +4050,8 @@ def wrapper_CUDA_upsample_bicubic2d_backward(*args: Any) -> Any:
     """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_bicubic2d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4064,8 +4064,8 @@ def wrapper_CUDA__upsample_bilinear2d_aa_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_bilinear2d_aa_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bilinear2d_aa", REGISTER_CUDA,
@@ -4074,8 +4074,8 @@ def wrapper_CUDA__upsample_bilinear2d_aa(*args: Any) -> Any:
     """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4088,8 +4088,8 @@ def wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_bilinear2d_aa_backward_grad_input')
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bilinear2d_aa_backward", REGISTER_CUDA,
@@ -4098,8 +4098,8 @@ def wrapper_CUDA__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
     """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_bilinear2d_aa_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4112,8 +4112,8 @@ def wrapper_CUDA__upsample_bicubic2d_aa_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_bicubic2d_aa_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bicubic2d_aa", REGISTER_CUDA,
@@ -4122,8 +4122,8 @@ def wrapper_CUDA__upsample_bicubic2d_aa(*args: Any) -> Any:
     """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4136,8 +4136,8 @@ def wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_bicubic2d_aa_backward_grad_input')
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_bicubic2d_aa_backward", REGISTER_CUDA,
@@ -4146,8 +4146,8 @@ def wrapper_CUDA__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
     """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_bicubic2d_aa_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4160,8 +4160,8 @@ def wrapper_CUDA_upsample_trilinear3d_out(*args: Any) -> Any:
     check_devices(args, ((6, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_trilinear3d_out')
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_trilinear3d_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_trilinear3d'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d", REGISTER_CUDA,
@@ -4170,8 +4170,8 @@ def wrapper_CUDA_upsample_trilinear3d(*args: Any) -> Any:
     """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_trilinear3d_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_trilinear3d'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_trilinear3d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4184,8 +4184,8 @@ def wrapper_CUDA_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((7, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_trilinear3d_backward_grad_input')
     op = StructuredKernel(list(args[7:8]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
-    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cuda'](op, *args[:7], *op.outputs_)
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_trilinear3d_backward", REGISTER_CUDA,
@@ -4194,8 +4194,8 @@ def wrapper_CUDA_upsample_trilinear3d_backward(*args: Any) -> Any:
     """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
-    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cuda'](op, *args[:7], *op.outputs_)
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
+    IMPL_FUNCTIONS['upsample_trilinear3d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4208,8 +4208,8 @@ def wrapper_CUDA_upsample_nearest1d_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_nearest1d_out')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
-    IMPL_FUNCTIONS['upsample_nearest1d_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest1d'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['upsample_nearest1d_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest1d", REGISTER_CUDA,
@@ -4218,8 +4218,8 @@ def wrapper_CUDA_upsample_nearest1d(*args: Any) -> Any:
     """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
-    IMPL_FUNCTIONS['upsample_nearest1d_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest1d'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['upsample_nearest1d_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4232,8 +4232,8 @@ def wrapper_CUDA_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((4, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_nearest1d_backward_grad_input')
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest1d_backward", REGISTER_CUDA,
@@ -4242,8 +4242,8 @@ def wrapper_CUDA_upsample_nearest1d_backward(*args: Any) -> Any:
     """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_nearest1d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4256,8 +4256,8 @@ def wrapper_CUDA_upsample_nearest2d_out(*args: Any) -> Any:
     check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_nearest2d_out')
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_nearest2d_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest2d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_nearest2d_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest2d", REGISTER_CUDA,
@@ -4266,8 +4266,8 @@ def wrapper_CUDA_upsample_nearest2d(*args: Any) -> Any:
     """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
-    IMPL_FUNCTIONS['upsample_nearest2d_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest2d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['upsample_nearest2d_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4280,8 +4280,8 @@ def wrapper_CUDA_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_nearest2d_backward_grad_input')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest2d_backward", REGISTER_CUDA,
@@ -4290,8 +4290,8 @@ def wrapper_CUDA_upsample_nearest2d_backward(*args: Any) -> Any:
     """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_nearest2d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4304,8 +4304,8 @@ def wrapper_CUDA_upsample_nearest3d_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA_upsample_nearest3d_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_nearest3d_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest3d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_nearest3d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest3d", REGISTER_CUDA,
@@ -4314,8 +4314,8 @@ def wrapper_CUDA_upsample_nearest3d(*args: Any) -> Any:
     """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
-    IMPL_FUNCTIONS['upsample_nearest3d_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest3d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['upsample_nearest3d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4328,8 +4328,8 @@ def wrapper_CUDA_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA_upsample_nearest3d_backward_grad_input')
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_upsample_nearest3d_backward", REGISTER_CUDA,
@@ -4338,8 +4338,8 @@ def wrapper_CUDA_upsample_nearest3d_backward(*args: Any) -> Any:
     """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['upsample_nearest3d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4352,8 +4352,8 @@ def wrapper_CUDA__upsample_nearest_exact1d_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_nearest_exact1d_out')
     op = StructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
-    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact1d", REGISTER_CUDA,
@@ -4362,8 +4362,8 @@ def wrapper_CUDA__upsample_nearest_exact1d(*args: Any) -> Any:
     """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
-    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cuda'](op, *args[:3], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, args[0], args[1], args[2])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_out_cuda'](op, args[0], args[1], args[2], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4376,8 +4376,8 @@ def wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> An
     check_devices(args, ((4, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_nearest_exact1d_backward_grad_input')
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact1d_backward", REGISTER_CUDA,
@@ -4386,8 +4386,8 @@ def wrapper_CUDA__upsample_nearest_exact1d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
-    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact1d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4400,8 +4400,8 @@ def wrapper_CUDA__upsample_nearest_exact2d_out(*args: Any) -> Any:
     check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_nearest_exact2d_out')
     op = StructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
-    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact2d", REGISTER_CUDA,
@@ -4410,8 +4410,8 @@ def wrapper_CUDA__upsample_nearest_exact2d(*args: Any) -> Any:
     """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
-    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cuda'](op, *args[:4], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, args[0], args[1], args[2], args[3])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_out_cuda'](op, args[0], args[1], args[2], args[3], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4424,8 +4424,8 @@ def wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> An
     check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_nearest_exact2d_backward_grad_input')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact2d_backward", REGISTER_CUDA,
@@ -4434,8 +4434,8 @@ def wrapper_CUDA__upsample_nearest_exact2d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact2d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4448,8 +4448,8 @@ def wrapper_CUDA__upsample_nearest_exact3d_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_CUDA__upsample_nearest_exact3d_out')
     op = StructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact3d", REGISTER_CUDA,
@@ -4458,8 +4458,8 @@ def wrapper_CUDA__upsample_nearest_exact3d(*args: Any) -> Any:
     """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
-    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cuda'](op, *args[:5], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, args[0], args[1], args[2], args[3], args[4])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4472,8 +4472,8 @@ def wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> An
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_CUDA__upsample_nearest_exact3d_backward_grad_input')
     op = StructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA__upsample_nearest_exact3d_backward", REGISTER_CUDA,
@@ -4482,8 +4482,8 @@ def wrapper_CUDA__upsample_nearest_exact3d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
-    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cuda'](op, *args[:6], *op.outputs_)
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
+    IMPL_FUNCTIONS['_upsample_nearest_exact3d_backward_out_cuda'](op, args[0], args[1], args[2], args[3], args[4], args[5], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4495,8 +4495,8 @@ def wrapper_CUDA_ceil_out(*args: Any) -> Any:
     """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['ceil'](op, *args[:1])
-    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['ceil'](op, args[0])
+    IMPL_FUNCTIONS['ceil_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ceil", REGISTER_CUDA,
@@ -4505,8 +4505,8 @@ def wrapper_CUDA_ceil(*args: Any) -> Any:
     """ceil(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ceil'](op, *args[:1])
-    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['ceil'](op, args[0])
+    IMPL_FUNCTIONS['ceil_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_ceil_", REGISTER_CUDA,
@@ -4515,8 +4515,8 @@ def wrapper_CUDA_ceil_(*args: Any) -> Any:
     """ceil_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ceil'](op, *args[:1])
-    IMPL_FUNCTIONS['ceil_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['ceil'](op, args[0])
+    IMPL_FUNCTIONS['ceil_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4528,8 +4528,8 @@ def wrapper_CUDA_erf_out(*args: Any) -> Any:
     """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['erf'](op, *args[:1])
-    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erf'](op, args[0])
+    IMPL_FUNCTIONS['erf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erf", REGISTER_CUDA,
@@ -4538,8 +4538,8 @@ def wrapper_CUDA_erf(*args: Any) -> Any:
     """erf(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['erf'](op, *args[:1])
-    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erf'](op, args[0])
+    IMPL_FUNCTIONS['erf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erf_", REGISTER_CUDA,
@@ -4548,8 +4548,8 @@ def wrapper_CUDA_erf_(*args: Any) -> Any:
     """erf_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['erf'](op, *args[:1])
-    IMPL_FUNCTIONS['erf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erf'](op, args[0])
+    IMPL_FUNCTIONS['erf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4561,8 +4561,8 @@ def wrapper_CUDA_erfc_out(*args: Any) -> Any:
     """erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['erfc'](op, *args[:1])
-    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfc'](op, args[0])
+    IMPL_FUNCTIONS['erfc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erfc", REGISTER_CUDA,
@@ -4571,8 +4571,8 @@ def wrapper_CUDA_erfc(*args: Any) -> Any:
     """erfc(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['erfc'](op, *args[:1])
-    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfc'](op, args[0])
+    IMPL_FUNCTIONS['erfc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erfc_", REGISTER_CUDA,
@@ -4581,8 +4581,8 @@ def wrapper_CUDA_erfc_(*args: Any) -> Any:
     """erfc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['erfc'](op, *args[:1])
-    IMPL_FUNCTIONS['erfc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfc'](op, args[0])
+    IMPL_FUNCTIONS['erfc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4594,8 +4594,8 @@ def wrapper_CUDA_exp2_out(*args: Any) -> Any:
     """exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['exp2'](op, *args[:1])
-    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp2'](op, args[0])
+    IMPL_FUNCTIONS['exp2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_exp2", REGISTER_CUDA,
@@ -4604,8 +4604,8 @@ def wrapper_CUDA_exp2(*args: Any) -> Any:
     """exp2(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['exp2'](op, *args[:1])
-    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp2'](op, args[0])
+    IMPL_FUNCTIONS['exp2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_exp2_", REGISTER_CUDA,
@@ -4614,8 +4614,8 @@ def wrapper_CUDA_exp2_(*args: Any) -> Any:
     """exp2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['exp2'](op, *args[:1])
-    IMPL_FUNCTIONS['exp2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['exp2'](op, args[0])
+    IMPL_FUNCTIONS['exp2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4627,8 +4627,8 @@ def wrapper_CUDA_floor_out(*args: Any) -> Any:
     """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['floor'](op, *args[:1])
-    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['floor'](op, args[0])
+    IMPL_FUNCTIONS['floor_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_floor", REGISTER_CUDA,
@@ -4637,8 +4637,8 @@ def wrapper_CUDA_floor(*args: Any) -> Any:
     """floor(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['floor'](op, *args[:1])
-    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['floor'](op, args[0])
+    IMPL_FUNCTIONS['floor_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_floor_", REGISTER_CUDA,
@@ -4647,8 +4647,8 @@ def wrapper_CUDA_floor_(*args: Any) -> Any:
     """floor_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['floor'](op, *args[:1])
-    IMPL_FUNCTIONS['floor_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['floor'](op, args[0])
+    IMPL_FUNCTIONS['floor_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4660,8 +4660,8 @@ def wrapper_CUDA_log10_out(*args: Any) -> Any:
     """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log10'](op, *args[:1])
-    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log10'](op, args[0])
+    IMPL_FUNCTIONS['log10_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log10", REGISTER_CUDA,
@@ -4670,8 +4670,8 @@ def wrapper_CUDA_log10(*args: Any) -> Any:
     """log10(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log10'](op, *args[:1])
-    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log10'](op, args[0])
+    IMPL_FUNCTIONS['log10_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log10_", REGISTER_CUDA,
@@ -4680,8 +4680,8 @@ def wrapper_CUDA_log10_(*args: Any) -> Any:
     """log10_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log10'](op, *args[:1])
-    IMPL_FUNCTIONS['log10_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log10'](op, args[0])
+    IMPL_FUNCTIONS['log10_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4693,8 +4693,8 @@ def wrapper_CUDA_log2_out(*args: Any) -> Any:
     """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log2'](op, *args[:1])
-    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log2'](op, args[0])
+    IMPL_FUNCTIONS['log2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log2", REGISTER_CUDA,
@@ -4703,8 +4703,8 @@ def wrapper_CUDA_log2(*args: Any) -> Any:
     """log2(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log2'](op, *args[:1])
-    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log2'](op, args[0])
+    IMPL_FUNCTIONS['log2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_log2_", REGISTER_CUDA,
@@ -4713,8 +4713,8 @@ def wrapper_CUDA_log2_(*args: Any) -> Any:
     """log2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log2'](op, *args[:1])
-    IMPL_FUNCTIONS['log2_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['log2'](op, args[0])
+    IMPL_FUNCTIONS['log2_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4726,8 +4726,8 @@ def wrapper_CUDA_round_out(*args: Any) -> Any:
     """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['round'](op, *args[:1])
-    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['round'](op, args[0])
+    IMPL_FUNCTIONS['round_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_round", REGISTER_CUDA,
@@ -4736,8 +4736,8 @@ def wrapper_CUDA_round(*args: Any) -> Any:
     """round(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['round'](op, *args[:1])
-    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['round'](op, args[0])
+    IMPL_FUNCTIONS['round_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_round_", REGISTER_CUDA,
@@ -4746,8 +4746,8 @@ def wrapper_CUDA_round_(*args: Any) -> Any:
     """round_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['round'](op, *args[:1])
-    IMPL_FUNCTIONS['round_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['round'](op, args[0])
+    IMPL_FUNCTIONS['round_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4759,8 +4759,8 @@ def wrapper_CUDA_round_decimals_out(*args: Any) -> Any:
     """round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['round.decimals'](op, *args[:2])
-    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['round.decimals'](op, args[0], args[1])
+    IMPL_FUNCTIONS['round_decimals_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_round_decimals", REGISTER_CUDA,
@@ -4769,8 +4769,8 @@ def wrapper_CUDA_round_decimals(*args: Any) -> Any:
     """round.decimals(Tensor self, *, int decimals) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['round.decimals'](op, *args[:2])
-    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['round.decimals'](op, args[0], args[1])
+    IMPL_FUNCTIONS['round_decimals_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_round__decimals", REGISTER_CUDA,
@@ -4779,8 +4779,8 @@ def wrapper_CUDA_round__decimals(*args: Any) -> Any:
     """round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['round.decimals'](op, *args[:2])
-    IMPL_FUNCTIONS['round_decimals_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['round.decimals'](op, args[0], args[1])
+    IMPL_FUNCTIONS['round_decimals_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4792,8 +4792,8 @@ def wrapper_CUDA_rsqrt_out(*args: Any) -> Any:
     """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['rsqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['rsqrt'](op, args[0])
+    IMPL_FUNCTIONS['rsqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_rsqrt", REGISTER_CUDA,
@@ -4802,8 +4802,8 @@ def wrapper_CUDA_rsqrt(*args: Any) -> Any:
     """rsqrt(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['rsqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['rsqrt'](op, args[0])
+    IMPL_FUNCTIONS['rsqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_rsqrt_", REGISTER_CUDA,
@@ -4812,8 +4812,8 @@ def wrapper_CUDA_rsqrt_(*args: Any) -> Any:
     """rsqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['rsqrt'](op, *args[:1])
-    IMPL_FUNCTIONS['rsqrt_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['rsqrt'](op, args[0])
+    IMPL_FUNCTIONS['rsqrt_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4825,8 +4825,8 @@ def wrapper_CUDA_sinc_out(*args: Any) -> Any:
     """sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sinc'](op, *args[:1])
-    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinc'](op, args[0])
+    IMPL_FUNCTIONS['sinc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sinc", REGISTER_CUDA,
@@ -4835,8 +4835,8 @@ def wrapper_CUDA_sinc(*args: Any) -> Any:
     """sinc(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sinc'](op, *args[:1])
-    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinc'](op, args[0])
+    IMPL_FUNCTIONS['sinc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_sinc_", REGISTER_CUDA,
@@ -4845,8 +4845,8 @@ def wrapper_CUDA_sinc_(*args: Any) -> Any:
     """sinc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sinc'](op, *args[:1])
-    IMPL_FUNCTIONS['sinc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['sinc'](op, args[0])
+    IMPL_FUNCTIONS['sinc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4858,8 +4858,8 @@ def wrapper_CUDA_tan_out(*args: Any) -> Any:
     """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['tan'](op, *args[:1])
-    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tan'](op, args[0])
+    IMPL_FUNCTIONS['tan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tan", REGISTER_CUDA,
@@ -4868,8 +4868,8 @@ def wrapper_CUDA_tan(*args: Any) -> Any:
     """tan(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['tan'](op, *args[:1])
-    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tan'](op, args[0])
+    IMPL_FUNCTIONS['tan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_tan_", REGISTER_CUDA,
@@ -4878,8 +4878,8 @@ def wrapper_CUDA_tan_(*args: Any) -> Any:
     """tan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['tan'](op, *args[:1])
-    IMPL_FUNCTIONS['tan_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['tan'](op, args[0])
+    IMPL_FUNCTIONS['tan_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4891,8 +4891,8 @@ def wrapper_CUDA_trunc_out(*args: Any) -> Any:
     """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['trunc'](op, *args[:1])
-    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['trunc'](op, args[0])
+    IMPL_FUNCTIONS['trunc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_trunc", REGISTER_CUDA,
@@ -4901,8 +4901,8 @@ def wrapper_CUDA_trunc(*args: Any) -> Any:
     """trunc(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['trunc'](op, *args[:1])
-    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['trunc'](op, args[0])
+    IMPL_FUNCTIONS['trunc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_trunc_", REGISTER_CUDA,
@@ -4911,8 +4911,8 @@ def wrapper_CUDA_trunc_(*args: Any) -> Any:
     """trunc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['trunc'](op, *args[:1])
-    IMPL_FUNCTIONS['trunc_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['trunc'](op, args[0])
+    IMPL_FUNCTIONS['trunc_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4924,8 +4924,8 @@ def wrapper_CUDA_signbit_out(*args: Any) -> Any:
     """signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['signbit'](op, *args[:1])
-    IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['signbit'](op, args[0])
+    IMPL_FUNCTIONS['signbit_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_signbit", REGISTER_CUDA,
@@ -4934,8 +4934,8 @@ def wrapper_CUDA_signbit(*args: Any) -> Any:
     """signbit(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['signbit'](op, *args[:1])
-    IMPL_FUNCTIONS['signbit_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['signbit'](op, args[0])
+    IMPL_FUNCTIONS['signbit_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4947,8 +4947,8 @@ def wrapper_CUDA_copysign_out(*args: Any) -> Any:
     """copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['copysign.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['copysign_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_copysign_Tensor", REGISTER_CUDA,
@@ -4957,8 +4957,8 @@ def wrapper_CUDA_copysign_Tensor(*args: Any) -> Any:
     """copysign.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['copysign.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['copysign_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_copysign__Tensor", REGISTER_CUDA,
@@ -4967,8 +4967,8 @@ def wrapper_CUDA_copysign__Tensor(*args: Any) -> Any:
     """copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['copysign_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['copysign.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['copysign_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -4980,8 +4980,8 @@ def wrapper_CUDA_logaddexp_out(*args: Any) -> Any:
     """logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['logaddexp'](op, *args[:2])
-    IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['logaddexp'](op, args[0], args[1])
+    IMPL_FUNCTIONS['logaddexp_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_logaddexp", REGISTER_CUDA,
@@ -4990,8 +4990,8 @@ def wrapper_CUDA_logaddexp(*args: Any) -> Any:
     """logaddexp(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['logaddexp'](op, *args[:2])
-    IMPL_FUNCTIONS['logaddexp_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['logaddexp'](op, args[0], args[1])
+    IMPL_FUNCTIONS['logaddexp_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5003,8 +5003,8 @@ def wrapper_CUDA_xlogy_OutTensor(*args: Any) -> Any:
     """xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['xlogy.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['xlogy_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_xlogy_Tensor", REGISTER_CUDA,
@@ -5013,8 +5013,8 @@ def wrapper_CUDA_xlogy_Tensor(*args: Any) -> Any:
     """xlogy.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['xlogy.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['xlogy_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_xlogy__Tensor", REGISTER_CUDA,
@@ -5023,8 +5023,8 @@ def wrapper_CUDA_xlogy__Tensor(*args: Any) -> Any:
     """xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['xlogy_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['xlogy.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['xlogy_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5036,8 +5036,8 @@ def wrapper_CUDA_heaviside_out(*args: Any) -> Any:
     """heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['heaviside'](op, *args[:2])
-    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['heaviside'](op, args[0], args[1])
+    IMPL_FUNCTIONS['heaviside_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_heaviside", REGISTER_CUDA,
@@ -5046,8 +5046,8 @@ def wrapper_CUDA_heaviside(*args: Any) -> Any:
     """heaviside(Tensor self, Tensor values) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['heaviside'](op, *args[:2])
-    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['heaviside'](op, args[0], args[1])
+    IMPL_FUNCTIONS['heaviside_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_heaviside_", REGISTER_CUDA,
@@ -5056,8 +5056,8 @@ def wrapper_CUDA_heaviside_(*args: Any) -> Any:
     """heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['heaviside'](op, *args[:2])
-    IMPL_FUNCTIONS['heaviside_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['heaviside'](op, args[0], args[1])
+    IMPL_FUNCTIONS['heaviside_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5069,8 +5069,8 @@ def wrapper_CUDA_atan2_out(*args: Any) -> Any:
     """atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['atan2'](op, *args[:2])
-    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['atan2'](op, args[0], args[1])
+    IMPL_FUNCTIONS['atan2_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atan2_", REGISTER_CUDA,
@@ -5079,8 +5079,8 @@ def wrapper_CUDA_atan2_(*args: Any) -> Any:
     """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['atan2'](op, *args[:2])
-    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['atan2'](op, args[0], args[1])
+    IMPL_FUNCTIONS['atan2_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_atan2", REGISTER_CUDA,
@@ -5089,8 +5089,8 @@ def wrapper_CUDA_atan2(*args: Any) -> Any:
     """atan2(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['atan2'](op, *args[:2])
-    IMPL_FUNCTIONS['atan2_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['atan2'](op, args[0], args[1])
+    IMPL_FUNCTIONS['atan2_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5102,8 +5102,8 @@ def wrapper_CUDA_fmod_Tensor_out(*args: Any) -> Any:
     """fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmod.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmod_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_fmod_Tensor", REGISTER_CUDA,
@@ -5112,8 +5112,8 @@ def wrapper_CUDA_fmod_Tensor(*args: Any) -> Any:
     """fmod.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmod.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmod_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_fmod__Tensor", REGISTER_CUDA,
@@ -5122,8 +5122,8 @@ def wrapper_CUDA_fmod__Tensor(*args: Any) -> Any:
     """fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
-    IMPL_FUNCTIONS['fmod_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmod.Tensor'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmod_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5135,8 +5135,8 @@ def wrapper_CUDA_fmin_out(*args: Any) -> Any:
     """fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['fmin'](op, *args[:2])
-    IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmin'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmin_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_fmin", REGISTER_CUDA,
@@ -5145,8 +5145,8 @@ def wrapper_CUDA_fmin(*args: Any) -> Any:
     """fmin(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['fmin'](op, *args[:2])
-    IMPL_FUNCTIONS['fmin_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmin'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmin_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5158,8 +5158,8 @@ def wrapper_CUDA_fmax_out(*args: Any) -> Any:
     """fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['fmax'](op, *args[:2])
-    IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmax'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmax_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_fmax", REGISTER_CUDA,
@@ -5168,8 +5168,8 @@ def wrapper_CUDA_fmax(*args: Any) -> Any:
     """fmax(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['fmax'](op, *args[:2])
-    IMPL_FUNCTIONS['fmax_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['fmax'](op, args[0], args[1])
+    IMPL_FUNCTIONS['fmax_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5181,8 +5181,8 @@ def wrapper_CUDA_isposinf_out(*args: Any) -> Any:
     """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['isposinf'](op, *args[:1])
-    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['isposinf'](op, args[0])
+    IMPL_FUNCTIONS['isposinf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_isposinf", REGISTER_CUDA,
@@ -5191,8 +5191,8 @@ def wrapper_CUDA_isposinf(*args: Any) -> Any:
     """isposinf(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['isposinf'](op, *args[:1])
-    IMPL_FUNCTIONS['isposinf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['isposinf'](op, args[0])
+    IMPL_FUNCTIONS['isposinf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5204,8 +5204,8 @@ def wrapper_CUDA_isneginf_out(*args: Any) -> Any:
     """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['isneginf'](op, *args[:1])
-    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['isneginf'](op, args[0])
+    IMPL_FUNCTIONS['isneginf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_isneginf", REGISTER_CUDA,
@@ -5214,8 +5214,8 @@ def wrapper_CUDA_isneginf(*args: Any) -> Any:
     """isneginf(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['isneginf'](op, *args[:1])
-    IMPL_FUNCTIONS['isneginf_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['isneginf'](op, args[0])
+    IMPL_FUNCTIONS['isneginf_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5227,8 +5227,8 @@ def wrapper_CUDA_lgamma_out(*args: Any) -> Any:
     """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['lgamma'](op, args[0])
+    IMPL_FUNCTIONS['lgamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lgamma", REGISTER_CUDA,
@@ -5237,8 +5237,8 @@ def wrapper_CUDA_lgamma(*args: Any) -> Any:
     """lgamma(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['lgamma'](op, args[0])
+    IMPL_FUNCTIONS['lgamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_lgamma_", REGISTER_CUDA,
@@ -5247,8 +5247,8 @@ def wrapper_CUDA_lgamma_(*args: Any) -> Any:
     """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
-    IMPL_FUNCTIONS['lgamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['lgamma'](op, args[0])
+    IMPL_FUNCTIONS['lgamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5260,8 +5260,8 @@ def wrapper_CUDA_digamma_out(*args: Any) -> Any:
     """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['digamma'](op, args[0])
+    IMPL_FUNCTIONS['digamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_digamma", REGISTER_CUDA,
@@ -5270,8 +5270,8 @@ def wrapper_CUDA_digamma(*args: Any) -> Any:
     """digamma(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['digamma'](op, args[0])
+    IMPL_FUNCTIONS['digamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_digamma_", REGISTER_CUDA,
@@ -5280,8 +5280,8 @@ def wrapper_CUDA_digamma_(*args: Any) -> Any:
     """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['digamma'](op, *args[:1])
-    IMPL_FUNCTIONS['digamma_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['digamma'](op, args[0])
+    IMPL_FUNCTIONS['digamma_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5293,8 +5293,8 @@ def wrapper_CUDA_erfinv_out(*args: Any) -> Any:
     """erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['erfinv'](op, *args[:1])
-    IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfinv'](op, args[0])
+    IMPL_FUNCTIONS['erfinv_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erfinv", REGISTER_CUDA,
@@ -5303,8 +5303,8 @@ def wrapper_CUDA_erfinv(*args: Any) -> Any:
     """erfinv(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['erfinv'](op, *args[:1])
-    IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfinv'](op, args[0])
+    IMPL_FUNCTIONS['erfinv_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_erfinv_", REGISTER_CUDA,
@@ -5313,8 +5313,8 @@ def wrapper_CUDA_erfinv_(*args: Any) -> Any:
     """erfinv_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['erfinv'](op, *args[:1])
-    IMPL_FUNCTIONS['erfinv_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['erfinv'](op, args[0])
+    IMPL_FUNCTIONS['erfinv_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5326,8 +5326,8 @@ def wrapper_CUDA_i0_out(*args: Any) -> Any:
     """i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['i0'](op, *args[:1])
-    IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['i0'](op, args[0])
+    IMPL_FUNCTIONS['i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_i0", REGISTER_CUDA,
@@ -5336,8 +5336,8 @@ def wrapper_CUDA_i0(*args: Any) -> Any:
     """i0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['i0'](op, *args[:1])
-    IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['i0'](op, args[0])
+    IMPL_FUNCTIONS['i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_i0_", REGISTER_CUDA,
@@ -5346,8 +5346,8 @@ def wrapper_CUDA_i0_(*args: Any) -> Any:
     """i0_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['i0'](op, *args[:1])
-    IMPL_FUNCTIONS['i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['i0'](op, args[0])
+    IMPL_FUNCTIONS['i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5359,8 +5359,8 @@ def wrapper_CUDA_polygamma_out(*args: Any) -> Any:
     """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
-    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['polygamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['polygamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_polygamma", REGISTER_CUDA,
@@ -5369,8 +5369,8 @@ def wrapper_CUDA_polygamma(*args: Any) -> Any:
     """polygamma(int n, Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
-    IMPL_FUNCTIONS['polygamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['polygamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['polygamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5382,8 +5382,8 @@ def wrapper_CUDA_special_entr_out(*args: Any) -> Any:
     """special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_entr'](op, *args[:1])
-    IMPL_FUNCTIONS['special_entr_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_entr'](op, args[0])
+    IMPL_FUNCTIONS['special_entr_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_entr", REGISTER_CUDA,
@@ -5392,8 +5392,8 @@ def wrapper_CUDA_special_entr(*args: Any) -> Any:
     """special_entr(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_entr'](op, *args[:1])
-    IMPL_FUNCTIONS['special_entr_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_entr'](op, args[0])
+    IMPL_FUNCTIONS['special_entr_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5405,8 +5405,8 @@ def wrapper_CUDA_special_ndtri_out(*args: Any) -> Any:
     """special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_ndtri'](op, *args[:1])
-    IMPL_FUNCTIONS['special_ndtri_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_ndtri'](op, args[0])
+    IMPL_FUNCTIONS['special_ndtri_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_ndtri", REGISTER_CUDA,
@@ -5415,8 +5415,8 @@ def wrapper_CUDA_special_ndtri(*args: Any) -> Any:
     """special_ndtri(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_ndtri'](op, *args[:1])
-    IMPL_FUNCTIONS['special_ndtri_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_ndtri'](op, args[0])
+    IMPL_FUNCTIONS['special_ndtri_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5428,8 +5428,8 @@ def wrapper_CUDA_special_i0e_out(*args: Any) -> Any:
     """special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_i0e'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i0e_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i0e'](op, args[0])
+    IMPL_FUNCTIONS['special_i0e_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_i0e", REGISTER_CUDA,
@@ -5438,8 +5438,8 @@ def wrapper_CUDA_special_i0e(*args: Any) -> Any:
     """special_i0e(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_i0e'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i0e_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i0e'](op, args[0])
+    IMPL_FUNCTIONS['special_i0e_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5451,8 +5451,8 @@ def wrapper_CUDA_special_i1_out(*args: Any) -> Any:
     """special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_i1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i1'](op, args[0])
+    IMPL_FUNCTIONS['special_i1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_i1", REGISTER_CUDA,
@@ -5461,8 +5461,8 @@ def wrapper_CUDA_special_i1(*args: Any) -> Any:
     """special_i1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_i1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i1'](op, args[0])
+    IMPL_FUNCTIONS['special_i1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5474,8 +5474,8 @@ def wrapper_CUDA_special_i1e_out(*args: Any) -> Any:
     """special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_i1e'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i1e_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i1e'](op, args[0])
+    IMPL_FUNCTIONS['special_i1e_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_i1e", REGISTER_CUDA,
@@ -5484,8 +5484,8 @@ def wrapper_CUDA_special_i1e(*args: Any) -> Any:
     """special_i1e(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_i1e'](op, *args[:1])
-    IMPL_FUNCTIONS['special_i1e_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_i1e'](op, args[0])
+    IMPL_FUNCTIONS['special_i1e_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5497,8 +5497,8 @@ def wrapper_CUDA_special_xlog1py_out(*args: Any) -> Any:
     """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
-    IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['special_xlog1py'](op, args[0], args[1])
+    IMPL_FUNCTIONS['special_xlog1py_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_xlog1py", REGISTER_CUDA,
@@ -5507,8 +5507,8 @@ def wrapper_CUDA_special_xlog1py(*args: Any) -> Any:
     """special_xlog1py(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
-    IMPL_FUNCTIONS['special_xlog1py_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['special_xlog1py'](op, args[0], args[1])
+    IMPL_FUNCTIONS['special_xlog1py_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5520,8 +5520,8 @@ def wrapper_CUDA_special_zeta_out(*args: Any) -> Any:
     """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['special_zeta'](op, *args[:2])
-    IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['special_zeta'](op, args[0], args[1])
+    IMPL_FUNCTIONS['special_zeta_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_zeta", REGISTER_CUDA,
@@ -5530,8 +5530,8 @@ def wrapper_CUDA_special_zeta(*args: Any) -> Any:
     """special_zeta(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_zeta'](op, *args[:2])
-    IMPL_FUNCTIONS['special_zeta_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['special_zeta'](op, args[0], args[1])
+    IMPL_FUNCTIONS['special_zeta_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5543,8 +5543,8 @@ def wrapper_CUDA_special_bessel_j0_out(*args: Any) -> Any:
     """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_j0'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_j0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_j0", REGISTER_CUDA,
@@ -5553,8 +5553,8 @@ def wrapper_CUDA_special_bessel_j0(*args: Any) -> Any:
     """special_bessel_j0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_j0'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_j0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5566,8 +5566,8 @@ def wrapper_CUDA_special_bessel_j1_out(*args: Any) -> Any:
     """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_j1'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_j1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_j1", REGISTER_CUDA,
@@ -5576,8 +5576,8 @@ def wrapper_CUDA_special_bessel_j1(*args: Any) -> Any:
     """special_bessel_j1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_j1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_j1'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_j1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5589,8 +5589,8 @@ def wrapper_CUDA_special_modified_bessel_i0_out(*args: Any) -> Any:
     """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_i0'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i0", REGISTER_CUDA,
@@ -5599,8 +5599,8 @@ def wrapper_CUDA_special_modified_bessel_i0(*args: Any) -> Any:
     """special_modified_bessel_i0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_i0'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_i0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5612,8 +5612,8 @@ def wrapper_CUDA_special_modified_bessel_i1_out(*args: Any) -> Any:
     """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_i1'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_i1", REGISTER_CUDA,
@@ -5622,8 +5622,8 @@ def wrapper_CUDA_special_modified_bessel_i1(*args: Any) -> Any:
     """special_modified_bessel_i1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_i1'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_i1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5635,8 +5635,8 @@ def wrapper_CUDA_special_modified_bessel_k0_out(*args: Any) -> Any:
     """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_k0'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k0", REGISTER_CUDA,
@@ -5645,8 +5645,8 @@ def wrapper_CUDA_special_modified_bessel_k0(*args: Any) -> Any:
     """special_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_k0'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_k0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5658,8 +5658,8 @@ def wrapper_CUDA_special_modified_bessel_k1_out(*args: Any) -> Any:
     """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_k1'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_modified_bessel_k1", REGISTER_CUDA,
@@ -5668,8 +5668,8 @@ def wrapper_CUDA_special_modified_bessel_k1(*args: Any) -> Any:
     """special_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_modified_bessel_k1'](op, args[0])
+    IMPL_FUNCTIONS['special_modified_bessel_k1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5681,8 +5681,8 @@ def wrapper_CUDA_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
     """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, args[0])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k0", REGISTER_CUDA,
@@ -5691,8 +5691,8 @@ def wrapper_CUDA_special_scaled_modified_bessel_k0(*args: Any) -> Any:
     """special_scaled_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, args[0])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5704,8 +5704,8 @@ def wrapper_CUDA_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
     """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, args[0])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_scaled_modified_bessel_k1", REGISTER_CUDA,
@@ -5714,8 +5714,8 @@ def wrapper_CUDA_special_scaled_modified_bessel_k1(*args: Any) -> Any:
     """special_scaled_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, args[0])
+    IMPL_FUNCTIONS['special_scaled_modified_bessel_k1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5727,8 +5727,8 @@ def wrapper_CUDA_special_spherical_bessel_j0_out(*args: Any) -> Any:
     """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, args[0])
+    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_spherical_bessel_j0", REGISTER_CUDA,
@@ -5737,8 +5737,8 @@ def wrapper_CUDA_special_spherical_bessel_j0(*args: Any) -> Any:
     """special_spherical_bessel_j0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, args[0])
+    IMPL_FUNCTIONS['special_spherical_bessel_j0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5750,8 +5750,8 @@ def wrapper_CUDA_special_bessel_y0_out(*args: Any) -> Any:
     """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_y0'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_y0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_y0", REGISTER_CUDA,
@@ -5760,8 +5760,8 @@ def wrapper_CUDA_special_bessel_y0(*args: Any) -> Any:
     """special_bessel_y0(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_y0_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_y0'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_y0_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5773,8 +5773,8 @@ def wrapper_CUDA_special_bessel_y1_out(*args: Any) -> Any:
     """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_y1'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_y1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_bessel_y1", REGISTER_CUDA,
@@ -5783,8 +5783,8 @@ def wrapper_CUDA_special_bessel_y1(*args: Any) -> Any:
     """special_bessel_y1(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
-    IMPL_FUNCTIONS['special_bessel_y1_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_bessel_y1'](op, args[0])
+    IMPL_FUNCTIONS['special_bessel_y1_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5796,8 +5796,8 @@ def wrapper_CUDA_special_airy_ai_out(*args: Any) -> Any:
     """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
-    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_airy_ai'](op, args[0])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_airy_ai", REGISTER_CUDA,
@@ -5806,8 +5806,8 @@ def wrapper_CUDA_special_airy_ai(*args: Any) -> Any:
     """special_airy_ai(Tensor x) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
-    IMPL_FUNCTIONS['special_airy_ai_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_airy_ai'](op, args[0])
+    IMPL_FUNCTIONS['special_airy_ai_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5819,8 +5819,8 @@ def wrapper_CUDA_igamma_out(*args: Any) -> Any:
     """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['igamma'](op, *args[:2])
-    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_igamma", REGISTER_CUDA,
@@ -5829,8 +5829,8 @@ def wrapper_CUDA_igamma(*args: Any) -> Any:
     """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['igamma'](op, *args[:2])
-    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_igamma_", REGISTER_CUDA,
@@ -5839,8 +5839,8 @@ def wrapper_CUDA_igamma_(*args: Any) -> Any:
     """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['igamma'](op, *args[:2])
-    IMPL_FUNCTIONS['igamma_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igamma'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igamma_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5852,8 +5852,8 @@ def wrapper_CUDA_igammac_out(*args: Any) -> Any:
     """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['igammac'](op, *args[:2])
-    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igammac'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igammac_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_igammac", REGISTER_CUDA,
@@ -5862,8 +5862,8 @@ def wrapper_CUDA_igammac(*args: Any) -> Any:
     """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['igammac'](op, *args[:2])
-    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igammac'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igammac_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_igammac_", REGISTER_CUDA,
@@ -5872,8 +5872,8 @@ def wrapper_CUDA_igammac_(*args: Any) -> Any:
     """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = StructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['igammac'](op, *args[:2])
-    IMPL_FUNCTIONS['igammac_out'](op, *args[:2], *op.outputs_)
+    META_FUNCTIONS['igammac'](op, args[0], args[1])
+    IMPL_FUNCTIONS['igammac_out'](op, args[0], args[1], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5885,8 +5885,8 @@ def wrapper_CUDA_special_erfcx_out(*args: Any) -> Any:
     """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_erfcx'](op, *args[:1])
-    IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_erfcx'](op, args[0])
+    IMPL_FUNCTIONS['special_erfcx_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_erfcx", REGISTER_CUDA,
@@ -5895,8 +5895,8 @@ def wrapper_CUDA_special_erfcx(*args: Any) -> Any:
     """special_erfcx(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_erfcx'](op, *args[:1])
-    IMPL_FUNCTIONS['special_erfcx_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_erfcx'](op, args[0])
+    IMPL_FUNCTIONS['special_erfcx_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 
@@ -5908,8 +5908,8 @@ def wrapper_CUDA_special_log_ndtr_out(*args: Any) -> Any:
     """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = StructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
-    IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_log_ndtr'](op, args[0])
+    IMPL_FUNCTIONS['special_log_ndtr_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_CUDA_special_log_ndtr", REGISTER_CUDA,
@@ -5918,6 +5918,6 @@ def wrapper_CUDA_special_log_ndtr(*args: Any) -> Any:
     """special_log_ndtr(Tensor self) -> Tensor (functional)"""
     op = StructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
-    IMPL_FUNCTIONS['special_log_ndtr_out'](op, *args[:1], *op.outputs_)
+    META_FUNCTIONS['special_log_ndtr'](op, args[0])
+    IMPL_FUNCTIONS['special_log_ndtr_out'](op, args[0], op.outputs_[0])
     return op.outputs_[0]

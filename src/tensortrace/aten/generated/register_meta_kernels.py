@@ -26,7 +26,7 @@ def wrapper_Meta_add_out(*args: Any) -> Any:
     """add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['add.Tensor'](op, *args[:3])
+    META_FUNCTIONS['add.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_add_Tensor", REGISTER_META,
@@ -35,7 +35,7 @@ def wrapper_Meta_add_Tensor(*args: Any) -> Any:
     """add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['add.Tensor'](op, *args[:3])
+    META_FUNCTIONS['add.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_add__Tensor", REGISTER_META,
@@ -44,7 +44,7 @@ def wrapper_Meta_add__Tensor(*args: Any) -> Any:
     """add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['add.Tensor'](op, *args[:3])
+    META_FUNCTIONS['add.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -57,7 +57,7 @@ def wrapper_Meta_cat_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (0, 'tensors')), 'wrapper_Meta_cat_out')
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['cat'](op, *args[:2])
+    META_FUNCTIONS['cat'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cat", REGISTER_META,
@@ -67,7 +67,7 @@ def wrapper_Meta_cat(*args: Any) -> Any:
     check_devices(args, ((0, 'tensors'),), 'wrapper_Meta_cat')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cat'](op, *args[:2])
+    META_FUNCTIONS['cat'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -79,7 +79,7 @@ def wrapper_Meta_sub_out(*args: Any) -> Any:
     """sub.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
+    META_FUNCTIONS['sub.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sub_Tensor", REGISTER_META,
@@ -88,7 +88,7 @@ def wrapper_Meta_sub_Tensor(*args: Any) -> Any:
     """sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
+    META_FUNCTIONS['sub.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sub__Tensor", REGISTER_META,
@@ -97,7 +97,7 @@ def wrapper_Meta_sub__Tensor(*args: Any) -> Any:
     """sub_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sub.Tensor'](op, *args[:3])
+    META_FUNCTIONS['sub.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -109,7 +109,7 @@ def wrapper_Meta_mul_out(*args: Any) -> Any:
     """mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
+    META_FUNCTIONS['mul.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mul_Tensor", REGISTER_META,
@@ -118,7 +118,7 @@ def wrapper_Meta_mul_Tensor(*args: Any) -> Any:
     """mul.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
+    META_FUNCTIONS['mul.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mul__Tensor", REGISTER_META,
@@ -127,7 +127,7 @@ def wrapper_Meta_mul__Tensor(*args: Any) -> Any:
     """mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['mul.Tensor'](op, *args[:2])
+    META_FUNCTIONS['mul.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -139,7 +139,7 @@ def wrapper_Meta_div_out(*args: Any) -> Any:
     """div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['div.Tensor'](op, *args[:2])
+    META_FUNCTIONS['div.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_div_Tensor", REGISTER_META,
@@ -148,7 +148,7 @@ def wrapper_Meta_div_Tensor(*args: Any) -> Any:
     """div.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['div.Tensor'](op, *args[:2])
+    META_FUNCTIONS['div.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_div__Tensor", REGISTER_META,
@@ -157,7 +157,7 @@ def wrapper_Meta_div__Tensor(*args: Any) -> Any:
     """div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['div.Tensor'](op, *args[:2])
+    META_FUNCTIONS['div.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -169,7 +169,7 @@ def wrapper_Meta_div_out_mode(*args: Any) -> Any:
     """div.out_mode(Tensor self, Tensor other, *, str? rounding_mode, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
+    META_FUNCTIONS['div.Tensor_mode'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_div_Tensor_mode", REGISTER_META,
@@ -178,7 +178,7 @@ def wrapper_Meta_div_Tensor_mode(*args: Any) -> Any:
     """div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
+    META_FUNCTIONS['div.Tensor_mode'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_div__Tensor_mode", REGISTER_META,
@@ -187,7 +187,7 @@ def wrapper_Meta_div__Tensor_mode(*args: Any) -> Any:
     """div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['div.Tensor_mode'](op, *args[:3])
+    META_FUNCTIONS['div.Tensor_mode'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -199,7 +199,7 @@ def wrapper_Meta_remainder_Tensor_out(*args: Any) -> Any:
     """remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
+    META_FUNCTIONS['remainder.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_remainder_Tensor", REGISTER_META,
@@ -208,7 +208,7 @@ def wrapper_Meta_remainder_Tensor(*args: Any) -> Any:
     """remainder.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
+    META_FUNCTIONS['remainder.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_remainder__Tensor", REGISTER_META,
@@ -217,7 +217,7 @@ def wrapper_Meta_remainder__Tensor(*args: Any) -> Any:
     """remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['remainder.Tensor'](op, *args[:2])
+    META_FUNCTIONS['remainder.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -229,7 +229,7 @@ def wrapper_Meta_maximum_out(*args: Any) -> Any:
     """maximum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['maximum'](op, *args[:2])
+    META_FUNCTIONS['maximum'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_maximum", REGISTER_META,
@@ -238,7 +238,7 @@ def wrapper_Meta_maximum(*args: Any) -> Any:
     """maximum(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['maximum'](op, *args[:2])
+    META_FUNCTIONS['maximum'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -250,7 +250,7 @@ def wrapper_Meta_minimum_out(*args: Any) -> Any:
     """minimum.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['minimum'](op, *args[:2])
+    META_FUNCTIONS['minimum'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_minimum", REGISTER_META,
@@ -259,7 +259,7 @@ def wrapper_Meta_minimum(*args: Any) -> Any:
     """minimum(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['minimum'](op, *args[:2])
+    META_FUNCTIONS['minimum'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -271,7 +271,7 @@ def wrapper_Meta_eq_Scalar_out(*args: Any) -> Any:
     """eq.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
+    META_FUNCTIONS['eq.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_eq_Scalar", REGISTER_META,
@@ -280,7 +280,7 @@ def wrapper_Meta_eq_Scalar(*args: Any) -> Any:
     """eq.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
+    META_FUNCTIONS['eq.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_eq__Scalar", REGISTER_META,
@@ -289,7 +289,7 @@ def wrapper_Meta_eq__Scalar(*args: Any) -> Any:
     """eq_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['eq.Scalar'](op, *args[:2])
+    META_FUNCTIONS['eq.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -301,7 +301,7 @@ def wrapper_Meta_eq_Tensor_out(*args: Any) -> Any:
     """eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
+    META_FUNCTIONS['eq.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_eq_Tensor", REGISTER_META,
@@ -310,7 +310,7 @@ def wrapper_Meta_eq_Tensor(*args: Any) -> Any:
     """eq.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
+    META_FUNCTIONS['eq.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_eq__Tensor", REGISTER_META,
@@ -319,7 +319,7 @@ def wrapper_Meta_eq__Tensor(*args: Any) -> Any:
     """eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['eq.Tensor'](op, *args[:2])
+    META_FUNCTIONS['eq.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -331,7 +331,7 @@ def wrapper_Meta_ne_Scalar_out(*args: Any) -> Any:
     """ne.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
+    META_FUNCTIONS['ne.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ne_Scalar", REGISTER_META,
@@ -340,7 +340,7 @@ def wrapper_Meta_ne_Scalar(*args: Any) -> Any:
     """ne.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
+    META_FUNCTIONS['ne.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ne__Scalar", REGISTER_META,
@@ -349,7 +349,7 @@ def wrapper_Meta_ne__Scalar(*args: Any) -> Any:
     """ne_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ne.Scalar'](op, *args[:2])
+    META_FUNCTIONS['ne.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -361,7 +361,7 @@ def wrapper_Meta_ne_Tensor_out(*args: Any) -> Any:
     """ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
+    META_FUNCTIONS['ne.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ne_Tensor", REGISTER_META,
@@ -370,7 +370,7 @@ def wrapper_Meta_ne_Tensor(*args: Any) -> Any:
     """ne.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
+    META_FUNCTIONS['ne.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ne__Tensor", REGISTER_META,
@@ -379,7 +379,7 @@ def wrapper_Meta_ne__Tensor(*args: Any) -> Any:
     """ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ne.Tensor'](op, *args[:2])
+    META_FUNCTIONS['ne.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -391,7 +391,7 @@ def wrapper_Meta_lt_Scalar_out(*args: Any) -> Any:
     """lt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
+    META_FUNCTIONS['lt.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lt_Scalar", REGISTER_META,
@@ -400,7 +400,7 @@ def wrapper_Meta_lt_Scalar(*args: Any) -> Any:
     """lt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
+    META_FUNCTIONS['lt.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lt__Scalar", REGISTER_META,
@@ -409,7 +409,7 @@ def wrapper_Meta_lt__Scalar(*args: Any) -> Any:
     """lt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lt.Scalar'](op, *args[:2])
+    META_FUNCTIONS['lt.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -421,7 +421,7 @@ def wrapper_Meta_lt_Tensor_out(*args: Any) -> Any:
     """lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
+    META_FUNCTIONS['lt.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lt_Tensor", REGISTER_META,
@@ -430,7 +430,7 @@ def wrapper_Meta_lt_Tensor(*args: Any) -> Any:
     """lt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
+    META_FUNCTIONS['lt.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lt__Tensor", REGISTER_META,
@@ -439,7 +439,7 @@ def wrapper_Meta_lt__Tensor(*args: Any) -> Any:
     """lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lt.Tensor'](op, *args[:2])
+    META_FUNCTIONS['lt.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -451,7 +451,7 @@ def wrapper_Meta_le_Scalar_out(*args: Any) -> Any:
     """le.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['le.Scalar'](op, *args[:2])
+    META_FUNCTIONS['le.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_le_Scalar", REGISTER_META,
@@ -460,7 +460,7 @@ def wrapper_Meta_le_Scalar(*args: Any) -> Any:
     """le.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['le.Scalar'](op, *args[:2])
+    META_FUNCTIONS['le.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_le__Scalar", REGISTER_META,
@@ -469,7 +469,7 @@ def wrapper_Meta_le__Scalar(*args: Any) -> Any:
     """le_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['le.Scalar'](op, *args[:2])
+    META_FUNCTIONS['le.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -481,7 +481,7 @@ def wrapper_Meta_le_Tensor_out(*args: Any) -> Any:
     """le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['le.Tensor'](op, *args[:2])
+    META_FUNCTIONS['le.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_le_Tensor", REGISTER_META,
@@ -490,7 +490,7 @@ def wrapper_Meta_le_Tensor(*args: Any) -> Any:
     """le.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['le.Tensor'](op, *args[:2])
+    META_FUNCTIONS['le.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_le__Tensor", REGISTER_META,
@@ -499,7 +499,7 @@ def wrapper_Meta_le__Tensor(*args: Any) -> Any:
     """le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['le.Tensor'](op, *args[:2])
+    META_FUNCTIONS['le.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -511,7 +511,7 @@ def wrapper_Meta_gt_Scalar_out(*args: Any) -> Any:
     """gt.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
+    META_FUNCTIONS['gt.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gt_Scalar", REGISTER_META,
@@ -520,7 +520,7 @@ def wrapper_Meta_gt_Scalar(*args: Any) -> Any:
     """gt.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
+    META_FUNCTIONS['gt.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gt__Scalar", REGISTER_META,
@@ -529,7 +529,7 @@ def wrapper_Meta_gt__Scalar(*args: Any) -> Any:
     """gt_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['gt.Scalar'](op, *args[:2])
+    META_FUNCTIONS['gt.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -541,7 +541,7 @@ def wrapper_Meta_gt_Tensor_out(*args: Any) -> Any:
     """gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
+    META_FUNCTIONS['gt.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gt_Tensor", REGISTER_META,
@@ -550,7 +550,7 @@ def wrapper_Meta_gt_Tensor(*args: Any) -> Any:
     """gt.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
+    META_FUNCTIONS['gt.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gt__Tensor", REGISTER_META,
@@ -559,7 +559,7 @@ def wrapper_Meta_gt__Tensor(*args: Any) -> Any:
     """gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['gt.Tensor'](op, *args[:2])
+    META_FUNCTIONS['gt.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -571,7 +571,7 @@ def wrapper_Meta_ge_Scalar_out(*args: Any) -> Any:
     """ge.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
+    META_FUNCTIONS['ge.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ge_Scalar", REGISTER_META,
@@ -580,7 +580,7 @@ def wrapper_Meta_ge_Scalar(*args: Any) -> Any:
     """ge.Scalar(Tensor self, Scalar other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
+    META_FUNCTIONS['ge.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ge__Scalar", REGISTER_META,
@@ -589,7 +589,7 @@ def wrapper_Meta_ge__Scalar(*args: Any) -> Any:
     """ge_.Scalar(Tensor(a!) self, Scalar other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ge.Scalar'](op, *args[:2])
+    META_FUNCTIONS['ge.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -601,7 +601,7 @@ def wrapper_Meta_ge_Tensor_out(*args: Any) -> Any:
     """ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
+    META_FUNCTIONS['ge.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ge_Tensor", REGISTER_META,
@@ -610,7 +610,7 @@ def wrapper_Meta_ge_Tensor(*args: Any) -> Any:
     """ge.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
+    META_FUNCTIONS['ge.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ge__Tensor", REGISTER_META,
@@ -619,7 +619,7 @@ def wrapper_Meta_ge__Tensor(*args: Any) -> Any:
     """ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ge.Tensor'](op, *args[:2])
+    META_FUNCTIONS['ge.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -631,7 +631,7 @@ def wrapper_Meta_bitwise_and_Tensor_out(*args: Any) -> Any:
     """bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_and.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_and_Tensor", REGISTER_META,
@@ -640,7 +640,7 @@ def wrapper_Meta_bitwise_and_Tensor(*args: Any) -> Any:
     """bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_and.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_and__Tensor", REGISTER_META,
@@ -649,7 +649,7 @@ def wrapper_Meta_bitwise_and__Tensor(*args: Any) -> Any:
     """bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_and.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_and.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -661,7 +661,7 @@ def wrapper_Meta_bitwise_or_Tensor_out(*args: Any) -> Any:
     """bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_or.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_or_Tensor", REGISTER_META,
@@ -670,7 +670,7 @@ def wrapper_Meta_bitwise_or_Tensor(*args: Any) -> Any:
     """bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_or.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_or__Tensor", REGISTER_META,
@@ -679,7 +679,7 @@ def wrapper_Meta_bitwise_or__Tensor(*args: Any) -> Any:
     """bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_or.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_or.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -691,7 +691,7 @@ def wrapper_Meta_pow_Tensor_Tensor_out(*args: Any) -> Any:
     """pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow_Tensor_Tensor", REGISTER_META,
@@ -700,7 +700,7 @@ def wrapper_Meta_pow_Tensor_Tensor(*args: Any) -> Any:
     """pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow__Tensor", REGISTER_META,
@@ -709,7 +709,7 @@ def wrapper_Meta_pow__Tensor(*args: Any) -> Any:
     """pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['pow.Tensor_Tensor'](op, *args[:2])
+    META_FUNCTIONS['pow.Tensor_Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -721,7 +721,7 @@ def wrapper_Meta_pow_Scalar_out(*args: Any) -> Any:
     """pow.Scalar_out(Scalar self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['pow.Scalar'](op, *args[:2])
+    META_FUNCTIONS['pow.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow_Scalar", REGISTER_META,
@@ -730,7 +730,7 @@ def wrapper_Meta_pow_Scalar(*args: Any) -> Any:
     """pow.Scalar(Scalar self, Tensor exponent) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['pow.Scalar'](op, *args[:2])
+    META_FUNCTIONS['pow.Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -742,7 +742,7 @@ def wrapper_Meta_pow_Tensor_Scalar_out(*args: Any) -> Any:
     """pow.Tensor_Scalar_out(Tensor self, Scalar exponent, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow_Tensor_Scalar", REGISTER_META,
@@ -751,7 +751,7 @@ def wrapper_Meta_pow_Tensor_Scalar(*args: Any) -> Any:
     """pow.Tensor_Scalar(Tensor self, Scalar exponent) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_pow__Scalar", REGISTER_META,
@@ -760,7 +760,7 @@ def wrapper_Meta_pow__Scalar(*args: Any) -> Any:
     """pow_.Scalar(Tensor(a!) self, Scalar exponent) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['pow.Tensor_Scalar'](op, *args[:2])
+    META_FUNCTIONS['pow.Tensor_Scalar'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -772,7 +772,7 @@ def wrapper_Meta_neg_out(*args: Any) -> Any:
     """neg.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['neg'](op, *args[:1])
+    META_FUNCTIONS['neg'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_neg", REGISTER_META,
@@ -781,7 +781,7 @@ def wrapper_Meta_neg(*args: Any) -> Any:
     """neg(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['neg'](op, *args[:1])
+    META_FUNCTIONS['neg'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_neg_", REGISTER_META,
@@ -790,7 +790,7 @@ def wrapper_Meta_neg_(*args: Any) -> Any:
     """neg_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['neg'](op, *args[:1])
+    META_FUNCTIONS['neg'](op, args[0])
     return op.outputs_[0]
 
 
@@ -802,7 +802,7 @@ def wrapper_Meta_exp_out(*args: Any) -> Any:
     """exp.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['exp'](op, *args[:1])
+    META_FUNCTIONS['exp'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_exp", REGISTER_META,
@@ -811,7 +811,7 @@ def wrapper_Meta_exp(*args: Any) -> Any:
     """exp(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['exp'](op, *args[:1])
+    META_FUNCTIONS['exp'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_exp_", REGISTER_META,
@@ -820,7 +820,7 @@ def wrapper_Meta_exp_(*args: Any) -> Any:
     """exp_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['exp'](op, *args[:1])
+    META_FUNCTIONS['exp'](op, args[0])
     return op.outputs_[0]
 
 
@@ -832,7 +832,7 @@ def wrapper_Meta_log_out(*args: Any) -> Any:
     """log.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log'](op, *args[:1])
+    META_FUNCTIONS['log'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log", REGISTER_META,
@@ -841,7 +841,7 @@ def wrapper_Meta_log(*args: Any) -> Any:
     """log(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log'](op, *args[:1])
+    META_FUNCTIONS['log'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log_", REGISTER_META,
@@ -850,7 +850,7 @@ def wrapper_Meta_log_(*args: Any) -> Any:
     """log_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log'](op, *args[:1])
+    META_FUNCTIONS['log'](op, args[0])
     return op.outputs_[0]
 
 
@@ -862,7 +862,7 @@ def wrapper_Meta_sqrt_out(*args: Any) -> Any:
     """sqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sqrt'](op, *args[:1])
+    META_FUNCTIONS['sqrt'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sqrt", REGISTER_META,
@@ -871,7 +871,7 @@ def wrapper_Meta_sqrt(*args: Any) -> Any:
     """sqrt(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sqrt'](op, *args[:1])
+    META_FUNCTIONS['sqrt'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sqrt_", REGISTER_META,
@@ -880,7 +880,7 @@ def wrapper_Meta_sqrt_(*args: Any) -> Any:
     """sqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sqrt'](op, *args[:1])
+    META_FUNCTIONS['sqrt'](op, args[0])
     return op.outputs_[0]
 
 
@@ -892,7 +892,7 @@ def wrapper_Meta_sin_out(*args: Any) -> Any:
     """sin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sin'](op, *args[:1])
+    META_FUNCTIONS['sin'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sin", REGISTER_META,
@@ -901,7 +901,7 @@ def wrapper_Meta_sin(*args: Any) -> Any:
     """sin(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sin'](op, *args[:1])
+    META_FUNCTIONS['sin'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sin_", REGISTER_META,
@@ -910,7 +910,7 @@ def wrapper_Meta_sin_(*args: Any) -> Any:
     """sin_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sin'](op, *args[:1])
+    META_FUNCTIONS['sin'](op, args[0])
     return op.outputs_[0]
 
 
@@ -922,7 +922,7 @@ def wrapper_Meta_cos_out(*args: Any) -> Any:
     """cos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['cos'](op, *args[:1])
+    META_FUNCTIONS['cos'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cos", REGISTER_META,
@@ -931,7 +931,7 @@ def wrapper_Meta_cos(*args: Any) -> Any:
     """cos(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cos'](op, *args[:1])
+    META_FUNCTIONS['cos'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cos_", REGISTER_META,
@@ -940,7 +940,7 @@ def wrapper_Meta_cos_(*args: Any) -> Any:
     """cos_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['cos'](op, *args[:1])
+    META_FUNCTIONS['cos'](op, args[0])
     return op.outputs_[0]
 
 
@@ -952,7 +952,7 @@ def wrapper_Meta_tanh_out(*args: Any) -> Any:
     """tanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['tanh'](op, *args[:1])
+    META_FUNCTIONS['tanh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tanh", REGISTER_META,
@@ -961,7 +961,7 @@ def wrapper_Meta_tanh(*args: Any) -> Any:
     """tanh(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['tanh'](op, *args[:1])
+    META_FUNCTIONS['tanh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tanh_", REGISTER_META,
@@ -970,7 +970,7 @@ def wrapper_Meta_tanh_(*args: Any) -> Any:
     """tanh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['tanh'](op, *args[:1])
+    META_FUNCTIONS['tanh'](op, args[0])
     return op.outputs_[0]
 
 
@@ -982,7 +982,7 @@ def wrapper_Meta_sigmoid_out(*args: Any) -> Any:
     """sigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sigmoid'](op, *args[:1])
+    META_FUNCTIONS['sigmoid'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sigmoid", REGISTER_META,
@@ -991,7 +991,7 @@ def wrapper_Meta_sigmoid(*args: Any) -> Any:
     """sigmoid(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sigmoid'](op, *args[:1])
+    META_FUNCTIONS['sigmoid'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sigmoid_", REGISTER_META,
@@ -1000,7 +1000,7 @@ def wrapper_Meta_sigmoid_(*args: Any) -> Any:
     """sigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sigmoid'](op, *args[:1])
+    META_FUNCTIONS['sigmoid'](op, args[0])
     return op.outputs_[0]
 
 
@@ -1012,7 +1012,7 @@ def wrapper_Meta_reciprocal_out(*args: Any) -> Any:
     """reciprocal.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['reciprocal'](op, *args[:1])
+    META_FUNCTIONS['reciprocal'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_reciprocal", REGISTER_META,
@@ -1021,7 +1021,7 @@ def wrapper_Meta_reciprocal(*args: Any) -> Any:
     """reciprocal(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['reciprocal'](op, *args[:1])
+    META_FUNCTIONS['reciprocal'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_reciprocal_", REGISTER_META,
@@ -1030,7 +1030,7 @@ def wrapper_Meta_reciprocal_(*args: Any) -> Any:
     """reciprocal_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['reciprocal'](op, *args[:1])
+    META_FUNCTIONS['reciprocal'](op, args[0])
     return op.outputs_[0]
 
 
@@ -1042,7 +1042,7 @@ def wrapper_Meta_bitwise_not_out(*args: Any) -> Any:
     """bitwise_not.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_not'](op, *args[:1])
+    META_FUNCTIONS['bitwise_not'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_not", REGISTER_META,
@@ -1051,7 +1051,7 @@ def wrapper_Meta_bitwise_not(*args: Any) -> Any:
     """bitwise_not(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_not'](op, *args[:1])
+    META_FUNCTIONS['bitwise_not'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_not_", REGISTER_META,
@@ -1060,7 +1060,7 @@ def wrapper_Meta_bitwise_not_(*args: Any) -> Any:
     """bitwise_not_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_not'](op, *args[:1])
+    META_FUNCTIONS['bitwise_not'](op, args[0])
     return op.outputs_[0]
 
 
@@ -1072,7 +1072,7 @@ def wrapper_Meta_elu_out(*args: Any) -> Any:
     """elu.out(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['elu'](op, *args[:4])
+    META_FUNCTIONS['elu'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_elu", REGISTER_META,
@@ -1081,7 +1081,7 @@ def wrapper_Meta_elu(*args: Any) -> Any:
     """elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['elu'](op, *args[:4])
+    META_FUNCTIONS['elu'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_elu_", REGISTER_META,
@@ -1090,7 +1090,7 @@ def wrapper_Meta_elu_(*args: Any) -> Any:
     """elu_(Tensor(a!) self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['elu'](op, *args[:4])
+    META_FUNCTIONS['elu'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -1102,7 +1102,7 @@ def wrapper_Meta_elu_backward_grad_input(*args: Any) -> Any:
     """elu_backward.grad_input(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['elu_backward'](op, *args[:6])
+    META_FUNCTIONS['elu_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_elu_backward", REGISTER_META,
@@ -1111,7 +1111,7 @@ def wrapper_Meta_elu_backward(*args: Any) -> Any:
     """elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, bool is_result, Tensor self_or_result) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['elu_backward'](op, *args[:6])
+    META_FUNCTIONS['elu_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 
@@ -1123,7 +1123,7 @@ def wrapper_Meta_glu_out(*args: Any) -> Any:
     """glu.out(Tensor self, int dim=-1, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['glu'](op, *args[:2])
+    META_FUNCTIONS['glu'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_glu", REGISTER_META,
@@ -1132,7 +1132,7 @@ def wrapper_Meta_glu(*args: Any) -> Any:
     """glu(Tensor self, int dim=-1) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['glu'](op, *args[:2])
+    META_FUNCTIONS['glu'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1144,7 +1144,7 @@ def wrapper_Meta_leaky_relu_out(*args: Any) -> Any:
     """leaky_relu.out(Tensor self, Scalar negative_slope=0.01, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['leaky_relu'](op, *args[:2])
+    META_FUNCTIONS['leaky_relu'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu", REGISTER_META,
@@ -1153,7 +1153,7 @@ def wrapper_Meta_leaky_relu(*args: Any) -> Any:
     """leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['leaky_relu'](op, *args[:2])
+    META_FUNCTIONS['leaky_relu'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu_", REGISTER_META,
@@ -1162,7 +1162,7 @@ def wrapper_Meta_leaky_relu_(*args: Any) -> Any:
     """leaky_relu_(Tensor(a!) self, Scalar negative_slope=0.01) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['leaky_relu'](op, *args[:2])
+    META_FUNCTIONS['leaky_relu'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1174,7 +1174,7 @@ def wrapper_Meta_leaky_relu_backward_grad_input(*args: Any) -> Any:
     """leaky_relu_backward.grad_input(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
+    META_FUNCTIONS['leaky_relu_backward'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_leaky_relu_backward", REGISTER_META,
@@ -1183,7 +1183,7 @@ def wrapper_Meta_leaky_relu_backward(*args: Any) -> Any:
     """leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, bool self_is_result) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['leaky_relu_backward'](op, *args[:4])
+    META_FUNCTIONS['leaky_relu_backward'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -1195,7 +1195,7 @@ def wrapper_Meta_softplus_out(*args: Any) -> Any:
     """softplus.out(Tensor self, Scalar beta=1, Scalar threshold=20, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['softplus'](op, *args[:3])
+    META_FUNCTIONS['softplus'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_softplus", REGISTER_META,
@@ -1204,7 +1204,7 @@ def wrapper_Meta_softplus(*args: Any) -> Any:
     """softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softplus'](op, *args[:3])
+    META_FUNCTIONS['softplus'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1216,7 +1216,7 @@ def wrapper_Meta_softplus_backward_grad_input(*args: Any) -> Any:
     """softplus_backward.grad_input(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['softplus_backward'](op, *args[:4])
+    META_FUNCTIONS['softplus_backward'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_softplus_backward", REGISTER_META,
@@ -1225,7 +1225,7 @@ def wrapper_Meta_softplus_backward(*args: Any) -> Any:
     """softplus_backward(Tensor grad_output, Tensor self, Scalar beta, Scalar threshold) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softplus_backward'](op, *args[:4])
+    META_FUNCTIONS['softplus_backward'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -1237,7 +1237,7 @@ def wrapper_Meta_hardsigmoid_out(*args: Any) -> Any:
     """hardsigmoid.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    META_FUNCTIONS['hardsigmoid'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid", REGISTER_META,
@@ -1246,7 +1246,7 @@ def wrapper_Meta_hardsigmoid(*args: Any) -> Any:
     """hardsigmoid(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    META_FUNCTIONS['hardsigmoid'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid_", REGISTER_META,
@@ -1255,7 +1255,7 @@ def wrapper_Meta_hardsigmoid_(*args: Any) -> Any:
     """hardsigmoid_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['hardsigmoid'](op, *args[:1])
+    META_FUNCTIONS['hardsigmoid'](op, args[0])
     return op.outputs_[0]
 
 
@@ -1267,7 +1267,7 @@ def wrapper_Meta_hardsigmoid_backward_grad_input(*args: Any) -> Any:
     """hardsigmoid_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
+    META_FUNCTIONS['hardsigmoid_backward'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardsigmoid_backward", REGISTER_META,
@@ -1276,7 +1276,7 @@ def wrapper_Meta_hardsigmoid_backward(*args: Any) -> Any:
     """hardsigmoid_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardsigmoid_backward'](op, *args[:2])
+    META_FUNCTIONS['hardsigmoid_backward'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1288,7 +1288,7 @@ def wrapper_Meta_threshold_out(*args: Any) -> Any:
     """threshold.out(Tensor self, Scalar threshold, Scalar value, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['threshold'](op, *args[:3])
+    META_FUNCTIONS['threshold'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_threshold", REGISTER_META,
@@ -1297,7 +1297,7 @@ def wrapper_Meta_threshold(*args: Any) -> Any:
     """threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['threshold'](op, *args[:3])
+    META_FUNCTIONS['threshold'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_threshold_", REGISTER_META,
@@ -1306,7 +1306,7 @@ def wrapper_Meta_threshold_(*args: Any) -> Any:
     """threshold_(Tensor(a!) self, Scalar threshold, Scalar value) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['threshold'](op, *args[:3])
+    META_FUNCTIONS['threshold'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1318,7 +1318,7 @@ def wrapper_Meta_softshrink_out(*args: Any) -> Any:
     """softshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['softshrink'](op, *args[:2])
+    META_FUNCTIONS['softshrink'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_softshrink", REGISTER_META,
@@ -1327,7 +1327,7 @@ def wrapper_Meta_softshrink(*args: Any) -> Any:
     """softshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softshrink'](op, *args[:2])
+    META_FUNCTIONS['softshrink'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1339,7 +1339,7 @@ def wrapper_Meta_softshrink_backward_grad_input(*args: Any) -> Any:
     """softshrink_backward.grad_input(Tensor grad_output, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
+    META_FUNCTIONS['softshrink_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_softshrink_backward", REGISTER_META,
@@ -1348,7 +1348,7 @@ def wrapper_Meta_softshrink_backward(*args: Any) -> Any:
     """softshrink_backward(Tensor grad_output, Tensor self, Scalar lambd) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['softshrink_backward'](op, *args[:3])
+    META_FUNCTIONS['softshrink_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1360,7 +1360,7 @@ def wrapper_Meta_hardshrink_out(*args: Any) -> Any:
     """hardshrink.out(Tensor self, Scalar lambd=0.5, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['hardshrink'](op, *args[:2])
+    META_FUNCTIONS['hardshrink'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardshrink", REGISTER_META,
@@ -1369,7 +1369,7 @@ def wrapper_Meta_hardshrink(*args: Any) -> Any:
     """hardshrink(Tensor self, Scalar lambd=0.5) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardshrink'](op, *args[:2])
+    META_FUNCTIONS['hardshrink'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1381,7 +1381,7 @@ def wrapper_Meta_hardshrink_backward_grad_input(*args: Any) -> Any:
     """hardshrink_backward.grad_input(Tensor grad_out, Tensor self, Scalar lambd, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
+    META_FUNCTIONS['hardshrink_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hardshrink_backward", REGISTER_META,
@@ -1390,7 +1390,7 @@ def wrapper_Meta_hardshrink_backward(*args: Any) -> Any:
     """hardshrink_backward(Tensor grad_out, Tensor self, Scalar lambd) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hardshrink_backward'](op, *args[:3])
+    META_FUNCTIONS['hardshrink_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1402,7 +1402,7 @@ def wrapper_Meta_gelu_out(*args: Any) -> Any:
     """gelu.out(Tensor self, *, str approximate='none', Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['gelu'](op, *args[:2])
+    META_FUNCTIONS['gelu'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gelu_", REGISTER_META,
@@ -1411,7 +1411,7 @@ def wrapper_Meta_gelu_(*args: Any) -> Any:
     """gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['gelu'](op, *args[:2])
+    META_FUNCTIONS['gelu'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gelu", REGISTER_META,
@@ -1420,7 +1420,7 @@ def wrapper_Meta_gelu(*args: Any) -> Any:
     """gelu(Tensor self, *, str approximate='none') -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gelu'](op, *args[:2])
+    META_FUNCTIONS['gelu'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1432,7 +1432,7 @@ def wrapper_Meta_gelu_backward_grad_input(*args: Any) -> Any:
     """gelu_backward.grad_input(Tensor grad_output, Tensor self, *, str approximate='none', Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['gelu_backward'](op, *args[:3])
+    META_FUNCTIONS['gelu_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_gelu_backward", REGISTER_META,
@@ -1441,7 +1441,7 @@ def wrapper_Meta_gelu_backward(*args: Any) -> Any:
     """gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['gelu_backward'](op, *args[:3])
+    META_FUNCTIONS['gelu_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1453,7 +1453,7 @@ def wrapper_Meta_silu_out(*args: Any) -> Any:
     """silu.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['silu'](op, *args[:1])
+    META_FUNCTIONS['silu'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_silu", REGISTER_META,
@@ -1462,7 +1462,7 @@ def wrapper_Meta_silu(*args: Any) -> Any:
     """silu(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['silu'](op, *args[:1])
+    META_FUNCTIONS['silu'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_silu_", REGISTER_META,
@@ -1471,7 +1471,7 @@ def wrapper_Meta_silu_(*args: Any) -> Any:
     """silu_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['silu'](op, *args[:1])
+    META_FUNCTIONS['silu'](op, args[0])
     return op.outputs_[0]
 
 
@@ -1483,7 +1483,7 @@ def wrapper_Meta_silu_backward_grad_input(*args: Any) -> Any:
     """silu_backward.grad_input(Tensor grad_output, Tensor self, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['silu_backward'](op, *args[:2])
+    META_FUNCTIONS['silu_backward'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_silu_backward", REGISTER_META,
@@ -1492,7 +1492,7 @@ def wrapper_Meta_silu_backward(*args: Any) -> Any:
     """silu_backward(Tensor grad_output, Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['silu_backward'](op, *args[:2])
+    META_FUNCTIONS['silu_backward'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1504,7 +1504,7 @@ def wrapper_Meta_mish_out(*args: Any) -> Any:
     """mish.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['mish'](op, *args[:1])
+    META_FUNCTIONS['mish'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mish", REGISTER_META,
@@ -1513,7 +1513,7 @@ def wrapper_Meta_mish(*args: Any) -> Any:
     """mish(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mish'](op, *args[:1])
+    META_FUNCTIONS['mish'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mish_", REGISTER_META,
@@ -1522,7 +1522,7 @@ def wrapper_Meta_mish_(*args: Any) -> Any:
     """mish_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['mish'](op, *args[:1])
+    META_FUNCTIONS['mish'](op, args[0])
     return op.outputs_[0]
 
 
@@ -1534,7 +1534,7 @@ def wrapper_Meta_clamp_out(*args: Any) -> Any:
     """clamp.out(Tensor self, Scalar? min=None, Scalar? max=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['clamp'](op, *args[:3])
+    META_FUNCTIONS['clamp'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp", REGISTER_META,
@@ -1543,7 +1543,7 @@ def wrapper_Meta_clamp(*args: Any) -> Any:
     """clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp'](op, *args[:3])
+    META_FUNCTIONS['clamp'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_", REGISTER_META,
@@ -1552,7 +1552,7 @@ def wrapper_Meta_clamp_(*args: Any) -> Any:
     """clamp_(Tensor(a!) self, Scalar? min=None, Scalar? max=None) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp'](op, *args[:3])
+    META_FUNCTIONS['clamp'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1564,7 +1564,7 @@ def wrapper_Meta_clamp_Tensor_out(*args: Any) -> Any:
     """clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
+    META_FUNCTIONS['clamp.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_Tensor", REGISTER_META,
@@ -1573,7 +1573,7 @@ def wrapper_Meta_clamp_Tensor(*args: Any) -> Any:
     """clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
+    META_FUNCTIONS['clamp.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp__Tensor", REGISTER_META,
@@ -1582,7 +1582,7 @@ def wrapper_Meta_clamp__Tensor(*args: Any) -> Any:
     """clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp.Tensor'](op, *args[:3])
+    META_FUNCTIONS['clamp.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1594,7 +1594,7 @@ def wrapper_Meta_clamp_min_out(*args: Any) -> Any:
     """clamp_min.out(Tensor self, Scalar min, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_min'](op, *args[:2])
+    META_FUNCTIONS['clamp_min'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_min", REGISTER_META,
@@ -1603,7 +1603,7 @@ def wrapper_Meta_clamp_min(*args: Any) -> Any:
     """clamp_min(Tensor self, Scalar min) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_min'](op, *args[:2])
+    META_FUNCTIONS['clamp_min'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_min_", REGISTER_META,
@@ -1612,7 +1612,7 @@ def wrapper_Meta_clamp_min_(*args: Any) -> Any:
     """clamp_min_(Tensor(a!) self, Scalar min) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_min'](op, *args[:2])
+    META_FUNCTIONS['clamp_min'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1624,7 +1624,7 @@ def wrapper_Meta_clamp_min_Tensor_out(*args: Any) -> Any:
     """clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
+    META_FUNCTIONS['clamp_min.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_min_Tensor", REGISTER_META,
@@ -1633,7 +1633,7 @@ def wrapper_Meta_clamp_min_Tensor(*args: Any) -> Any:
     """clamp_min.Tensor(Tensor self, Tensor min) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
+    META_FUNCTIONS['clamp_min.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_min__Tensor", REGISTER_META,
@@ -1642,7 +1642,7 @@ def wrapper_Meta_clamp_min__Tensor(*args: Any) -> Any:
     """clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_min.Tensor'](op, *args[:2])
+    META_FUNCTIONS['clamp_min.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1654,7 +1654,7 @@ def wrapper_Meta_clamp_max_out(*args: Any) -> Any:
     """clamp_max.out(Tensor self, Scalar max, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_max'](op, *args[:2])
+    META_FUNCTIONS['clamp_max'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_max", REGISTER_META,
@@ -1663,7 +1663,7 @@ def wrapper_Meta_clamp_max(*args: Any) -> Any:
     """clamp_max(Tensor self, Scalar max) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_max'](op, *args[:2])
+    META_FUNCTIONS['clamp_max'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_max_", REGISTER_META,
@@ -1672,7 +1672,7 @@ def wrapper_Meta_clamp_max_(*args: Any) -> Any:
     """clamp_max_(Tensor(a!) self, Scalar max) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_max'](op, *args[:2])
+    META_FUNCTIONS['clamp_max'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1684,7 +1684,7 @@ def wrapper_Meta_clamp_max_Tensor_out(*args: Any) -> Any:
     """clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
+    META_FUNCTIONS['clamp_max.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_max_Tensor", REGISTER_META,
@@ -1693,7 +1693,7 @@ def wrapper_Meta_clamp_max_Tensor(*args: Any) -> Any:
     """clamp_max.Tensor(Tensor self, Tensor max) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
+    META_FUNCTIONS['clamp_max.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_clamp_max__Tensor", REGISTER_META,
@@ -1702,7 +1702,7 @@ def wrapper_Meta_clamp_max__Tensor(*args: Any) -> Any:
     """clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['clamp_max.Tensor'](op, *args[:2])
+    META_FUNCTIONS['clamp_max.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1714,7 +1714,7 @@ def wrapper_Meta_index_Tensor_out(*args: Any) -> Any:
     """index.Tensor_out(Tensor self, Tensor?[] indices, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['index.Tensor'](op, *args[:2])
+    META_FUNCTIONS['index.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_index_Tensor", REGISTER_META,
@@ -1723,7 +1723,7 @@ def wrapper_Meta_index_Tensor(*args: Any) -> Any:
     """index.Tensor(Tensor self, Tensor?[] indices) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['index.Tensor'](op, *args[:2])
+    META_FUNCTIONS['index.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -1735,7 +1735,7 @@ def wrapper_Meta_sum_IntList_out(*args: Any) -> Any:
     """sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
+    META_FUNCTIONS['sum.dim_IntList'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sum_dim_IntList", REGISTER_META,
@@ -1744,7 +1744,7 @@ def wrapper_Meta_sum_dim_IntList(*args: Any) -> Any:
     """sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sum.dim_IntList'](op, *args[:4])
+    META_FUNCTIONS['sum.dim_IntList'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -1756,7 +1756,7 @@ def wrapper_Meta_mean_out(*args: Any) -> Any:
     """mean.out(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['mean.dim'](op, *args[:4])
+    META_FUNCTIONS['mean.dim'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mean_dim", REGISTER_META,
@@ -1765,7 +1765,7 @@ def wrapper_Meta_mean_dim(*args: Any) -> Any:
     """mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mean.dim'](op, *args[:4])
+    META_FUNCTIONS['mean.dim'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -1777,7 +1777,7 @@ def wrapper_Meta_renorm_out(*args: Any) -> Any:
     """renorm.out(Tensor self, Scalar p, int dim, Scalar maxnorm, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['renorm'](op, *args[:4])
+    META_FUNCTIONS['renorm'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_renorm", REGISTER_META,
@@ -1786,7 +1786,7 @@ def wrapper_Meta_renorm(*args: Any) -> Any:
     """renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['renorm'](op, *args[:4])
+    META_FUNCTIONS['renorm'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_renorm_", REGISTER_META,
@@ -1795,7 +1795,7 @@ def wrapper_Meta_renorm_(*args: Any) -> Any:
     """renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['renorm'](op, *args[:4])
+    META_FUNCTIONS['renorm'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -1807,7 +1807,7 @@ def wrapper_Meta_prod_int_out(*args: Any) -> Any:
     """prod.int_out(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['prod.dim_int'](op, *args[:4])
+    META_FUNCTIONS['prod.dim_int'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_prod_dim_int", REGISTER_META,
@@ -1816,7 +1816,7 @@ def wrapper_Meta_prod_dim_int(*args: Any) -> Any:
     """prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['prod.dim_int'](op, *args[:4])
+    META_FUNCTIONS['prod.dim_int'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -1828,7 +1828,7 @@ def wrapper_Meta_max_dim_max(*args: Any) -> Any:
     """max.dim_max(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) max, Tensor(b!) max_values) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = MetaStructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['max.dim'](op, *args[:3])
+    META_FUNCTIONS['max.dim'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_max_dim", REGISTER_META,
@@ -1837,7 +1837,7 @@ def wrapper_Meta_max_dim(*args: Any) -> Any:
     """max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['max.dim'](op, *args[:3])
+    META_FUNCTIONS['max.dim'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 
@@ -1849,7 +1849,7 @@ def wrapper_Meta_min_dim_min(*args: Any) -> Any:
     """min.dim_min(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) min, Tensor(b!) min_indices) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = MetaStructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['min.dim'](op, *args[:3])
+    META_FUNCTIONS['min.dim'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_min_dim", REGISTER_META,
@@ -1858,7 +1858,7 @@ def wrapper_Meta_min_dim(*args: Any) -> Any:
     """min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['min.dim'](op, *args[:3])
+    META_FUNCTIONS['min.dim'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 
@@ -1871,7 +1871,7 @@ def wrapper_Meta_argmax_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_argmax_out')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['argmax'](op, *args[:3])
+    META_FUNCTIONS['argmax'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_argmax", REGISTER_META,
@@ -1880,7 +1880,7 @@ def wrapper_Meta_argmax(*args: Any) -> Any:
     """argmax(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['argmax'](op, *args[:3])
+    META_FUNCTIONS['argmax'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1893,7 +1893,7 @@ def wrapper_Meta_argmin_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_argmin_out')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['argmin'](op, *args[:3])
+    META_FUNCTIONS['argmin'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_argmin", REGISTER_META,
@@ -1902,7 +1902,7 @@ def wrapper_Meta_argmin(*args: Any) -> Any:
     """argmin(Tensor self, int? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['argmin'](op, *args[:3])
+    META_FUNCTIONS['argmin'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1914,7 +1914,7 @@ def wrapper_Meta_cumsum_out(*args: Any) -> Any:
     """cumsum.out(Tensor self, int dim, *, ScalarType? dtype=None, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['cumsum'](op, *args[:3])
+    META_FUNCTIONS['cumsum'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cumsum", REGISTER_META,
@@ -1923,7 +1923,7 @@ def wrapper_Meta_cumsum(*args: Any) -> Any:
     """cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cumsum'](op, *args[:3])
+    META_FUNCTIONS['cumsum'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cumsum_", REGISTER_META,
@@ -1932,7 +1932,7 @@ def wrapper_Meta_cumsum_(*args: Any) -> Any:
     """cumsum_(Tensor(a!) self, int dim, *, ScalarType? dtype=None) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['cumsum'](op, *args[:3])
+    META_FUNCTIONS['cumsum'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1944,7 +1944,7 @@ def wrapper_Meta_all_all_out(*args: Any) -> Any:
     """all.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['all'](op, *args[:1])
+    META_FUNCTIONS['all'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_all", REGISTER_META,
@@ -1953,7 +1953,7 @@ def wrapper_Meta_all(*args: Any) -> Any:
     """all(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['all'](op, *args[:1])
+    META_FUNCTIONS['all'](op, args[0])
     return op.outputs_[0]
 
 
@@ -1965,7 +1965,7 @@ def wrapper_Meta_all_dims_out(*args: Any) -> Any:
     """all.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['all.dims'](op, *args[:3])
+    META_FUNCTIONS['all.dims'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_all_dims", REGISTER_META,
@@ -1974,7 +1974,7 @@ def wrapper_Meta_all_dims(*args: Any) -> Any:
     """all.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['all.dims'](op, *args[:3])
+    META_FUNCTIONS['all.dims'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -1986,7 +1986,7 @@ def wrapper_Meta_all_out(*args: Any) -> Any:
     """all.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['all.dim'](op, *args[:3])
+    META_FUNCTIONS['all.dim'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_all_dim", REGISTER_META,
@@ -1995,7 +1995,7 @@ def wrapper_Meta_all_dim(*args: Any) -> Any:
     """all.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['all.dim'](op, *args[:3])
+    META_FUNCTIONS['all.dim'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -2007,7 +2007,7 @@ def wrapper_Meta_any_all_out(*args: Any) -> Any:
     """any.all_out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['any'](op, *args[:1])
+    META_FUNCTIONS['any'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_any", REGISTER_META,
@@ -2016,7 +2016,7 @@ def wrapper_Meta_any(*args: Any) -> Any:
     """any(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['any'](op, *args[:1])
+    META_FUNCTIONS['any'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2028,7 +2028,7 @@ def wrapper_Meta_any_dims_out(*args: Any) -> Any:
     """any.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['any.dims'](op, *args[:3])
+    META_FUNCTIONS['any.dims'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_any_dims", REGISTER_META,
@@ -2037,7 +2037,7 @@ def wrapper_Meta_any_dims(*args: Any) -> Any:
     """any.dims(Tensor self, int[]? dim=None, bool keepdim=False) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['any.dims'](op, *args[:3])
+    META_FUNCTIONS['any.dims'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -2049,7 +2049,7 @@ def wrapper_Meta_any_out(*args: Any) -> Any:
     """any.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['any.dim'](op, *args[:3])
+    META_FUNCTIONS['any.dim'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_any_dim", REGISTER_META,
@@ -2058,7 +2058,7 @@ def wrapper_Meta_any_dim(*args: Any) -> Any:
     """any.dim(Tensor self, int dim, bool keepdim=False) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['any.dim'](op, *args[:3])
+    META_FUNCTIONS['any.dim'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -2071,7 +2071,7 @@ def wrapper_Meta_mm_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (0, 'self'), (1, 'mat2')), 'wrapper_Meta_mm_out')
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['mm'](op, *args[:2])
+    META_FUNCTIONS['mm'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mm", REGISTER_META,
@@ -2081,7 +2081,7 @@ def wrapper_Meta_mm(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_Meta_mm')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mm'](op, *args[:2])
+    META_FUNCTIONS['mm'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -2094,7 +2094,7 @@ def wrapper_Meta_bmm_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (0, 'self'), (1, 'mat2')), 'wrapper_Meta_bmm_out')
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bmm'](op, *args[:2])
+    META_FUNCTIONS['bmm'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bmm", REGISTER_META,
@@ -2104,7 +2104,7 @@ def wrapper_Meta_bmm(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat2')), 'wrapper_Meta_bmm')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bmm'](op, *args[:2])
+    META_FUNCTIONS['bmm'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -2117,7 +2117,7 @@ def wrapper_Meta_baddbmm_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_Meta_baddbmm_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    META_FUNCTIONS['baddbmm'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_baddbmm", REGISTER_META,
@@ -2127,7 +2127,7 @@ def wrapper_Meta_baddbmm(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_Meta_baddbmm')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    META_FUNCTIONS['baddbmm'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_baddbmm_", REGISTER_META,
@@ -2137,7 +2137,7 @@ def wrapper_Meta_baddbmm_(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'batch1'), (2, 'batch2')), 'wrapper_Meta_baddbmm_')
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['baddbmm'](op, *args[:5])
+    META_FUNCTIONS['baddbmm'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -2150,7 +2150,7 @@ def wrapper_Meta_addmm_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_Meta_addmm_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['addmm'](op, *args[:5])
+    META_FUNCTIONS['addmm'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addmm", REGISTER_META,
@@ -2160,7 +2160,7 @@ def wrapper_Meta_addmm(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_Meta_addmm')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addmm'](op, *args[:5])
+    META_FUNCTIONS['addmm'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addmm_", REGISTER_META,
@@ -2170,7 +2170,7 @@ def wrapper_Meta_addmm_(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat1'), (2, 'mat2')), 'wrapper_Meta_addmm_')
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addmm'](op, *args[:5])
+    META_FUNCTIONS['addmm'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -2183,7 +2183,7 @@ def wrapper_Meta_addmv_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_Meta_addmv_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['addmv'](op, *args[:5])
+    META_FUNCTIONS['addmv'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addmv", REGISTER_META,
@@ -2193,7 +2193,7 @@ def wrapper_Meta_addmv(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_Meta_addmv')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addmv'](op, *args[:5])
+    META_FUNCTIONS['addmv'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addmv_", REGISTER_META,
@@ -2203,7 +2203,7 @@ def wrapper_Meta_addmv_(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'mat'), (2, 'vec')), 'wrapper_Meta_addmv_')
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addmv'](op, *args[:5])
+    META_FUNCTIONS['addmv'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -2216,7 +2216,7 @@ def wrapper_Meta_linalg_vector_norm_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta_linalg_vector_norm_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
+    META_FUNCTIONS['linalg_vector_norm'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_vector_norm", REGISTER_META,
@@ -2225,7 +2225,7 @@ def wrapper_Meta_linalg_vector_norm(*args: Any) -> Any:
     """linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_vector_norm'](op, *args[:5])
+    META_FUNCTIONS['linalg_vector_norm'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -2238,7 +2238,7 @@ def wrapper_Meta_linalg_inv_ex_inverse(*args: Any) -> Any:
     check_devices(args, ((2, 'inverse'), (3, 'info'), (0, 'A')), 'wrapper_Meta_linalg_inv_ex_inverse')
     op = MetaStructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
+    META_FUNCTIONS['linalg_inv_ex'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_inv_ex", REGISTER_META,
@@ -2247,7 +2247,7 @@ def wrapper_Meta_linalg_inv_ex(*args: Any) -> Any:
     """linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_inv_ex'](op, *args[:2])
+    META_FUNCTIONS['linalg_inv_ex'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 
@@ -2260,7 +2260,7 @@ def wrapper_Meta__linalg_solve_ex_result(*args: Any) -> Any:
     check_devices(args, ((4, 'result'), (5, 'LU'), (6, 'pivots'), (7, 'info'), (0, 'A'), (1, 'B')), 'wrapper_Meta__linalg_solve_ex_result')
     op = MetaStructuredKernel(list(args[4:8]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
+    META_FUNCTIONS['_linalg_solve_ex'](op, args[0], args[1], args[2], args[3])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_solve_ex", REGISTER_META,
@@ -2270,7 +2270,7 @@ def wrapper_Meta__linalg_solve_ex(*args: Any) -> Any:
     check_devices(args, ((0, 'A'), (1, 'B')), 'wrapper_Meta__linalg_solve_ex')
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_solve_ex'](op, *args[:4])
+    META_FUNCTIONS['_linalg_solve_ex'](op, args[0], args[1], args[2], args[3])
     return tuple(op.outputs_)
 
 
@@ -2283,7 +2283,7 @@ def wrapper_Meta_linalg_qr_out(*args: Any) -> Any:
     check_devices(args, ((2, 'Q'), (3, 'R'), (0, 'A')), 'wrapper_Meta_linalg_qr_out')
     op = MetaStructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_qr'](op, *args[:2])
+    META_FUNCTIONS['linalg_qr'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_qr", REGISTER_META,
@@ -2292,7 +2292,7 @@ def wrapper_Meta_linalg_qr(*args: Any) -> Any:
     """linalg_qr(Tensor A, str mode='reduced') -> (Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_qr'](op, *args[:2])
+    META_FUNCTIONS['linalg_qr'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 
@@ -2305,7 +2305,7 @@ def wrapper_Meta__linalg_eigh_eigenvalues(*args: Any) -> Any:
     check_devices(args, ((3, 'eigenvalues'), (4, 'eigenvectors'), (0, 'A')), 'wrapper_Meta__linalg_eigh_eigenvalues')
     op = MetaStructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
+    META_FUNCTIONS['_linalg_eigh'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_eigh", REGISTER_META,
@@ -2314,7 +2314,7 @@ def wrapper_Meta__linalg_eigh(*args: Any) -> Any:
     """_linalg_eigh(Tensor A, str UPLO="L", bool compute_v=True) -> (Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_eigh'](op, *args[:3])
+    META_FUNCTIONS['_linalg_eigh'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 
@@ -2327,7 +2327,7 @@ def wrapper_Meta__linalg_svd_U(*args: Any) -> Any:
     check_devices(args, ((4, 'U'), (5, 'S'), (6, 'Vh'), (0, 'A')), 'wrapper_Meta__linalg_svd_U')
     op = MetaStructuredKernel(list(args[4:7]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
+    META_FUNCTIONS['_linalg_svd'](op, args[0], args[1], args[2], args[3])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_svd", REGISTER_META,
@@ -2336,7 +2336,7 @@ def wrapper_Meta__linalg_svd(*args: Any) -> Any:
     """_linalg_svd(Tensor A, bool full_matrices=False, bool compute_uv=True, *, str? driver=None) -> (Tensor, Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_svd'](op, *args[:4])
+    META_FUNCTIONS['_linalg_svd'](op, args[0], args[1], args[2], args[3])
     return tuple(op.outputs_)
 
 
@@ -2349,7 +2349,7 @@ def wrapper_Meta_linalg_cholesky_ex_L(*args: Any) -> Any:
     check_devices(args, ((3, 'L'), (4, 'info'), (0, 'self')), 'wrapper_Meta_linalg_cholesky_ex_L')
     op = MetaStructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
+    META_FUNCTIONS['linalg_cholesky_ex'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_cholesky_ex", REGISTER_META,
@@ -2358,7 +2358,7 @@ def wrapper_Meta_linalg_cholesky_ex(*args: Any) -> Any:
     """linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_cholesky_ex'](op, *args[:3])
+    META_FUNCTIONS['linalg_cholesky_ex'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 
@@ -2371,7 +2371,7 @@ def wrapper_Meta_triangular_solve_X(*args: Any) -> Any:
     check_devices(args, ((5, 'X'), (6, 'M'), (0, 'self'), (1, 'A')), 'wrapper_Meta_triangular_solve_X')
     op = MetaStructuredKernel(list(args[5:7]))
     op.kind = "out"
-    META_FUNCTIONS['triangular_solve'](op, *args[:5])
+    META_FUNCTIONS['triangular_solve'](op, args[0], args[1], args[2], args[3], args[4])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_triangular_solve", REGISTER_META,
@@ -2381,7 +2381,7 @@ def wrapper_Meta_triangular_solve(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'A')), 'wrapper_Meta_triangular_solve')
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['triangular_solve'](op, *args[:5])
+    META_FUNCTIONS['triangular_solve'](op, args[0], args[1], args[2], args[3], args[4])
     return tuple(op.outputs_)
 
 
@@ -2394,7 +2394,7 @@ def wrapper_Meta_linalg_lu_factor_ex_out(*args: Any) -> Any:
     check_devices(args, ((3, 'LU'), (4, 'pivots'), (5, 'info'), (0, 'A')), 'wrapper_Meta_linalg_lu_factor_ex_out')
     op = MetaStructuredKernel(list(args[3:6]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu_factor_ex", REGISTER_META,
@@ -2403,7 +2403,7 @@ def wrapper_Meta_linalg_lu_factor_ex(*args: Any) -> Any:
     """linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor, Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_lu_factor_ex'](op, *args[:3])
+    META_FUNCTIONS['linalg_lu_factor_ex'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 
@@ -2416,7 +2416,7 @@ def wrapper_Meta_linalg_lu_out(*args: Any) -> Any:
     check_devices(args, ((2, 'P'), (3, 'L'), (4, 'U'), (0, 'A')), 'wrapper_Meta_linalg_lu_out')
     op = MetaStructuredKernel(list(args[2:5]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_lu'](op, *args[:2])
+    META_FUNCTIONS['linalg_lu'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu", REGISTER_META,
@@ -2425,7 +2425,7 @@ def wrapper_Meta_linalg_lu(*args: Any) -> Any:
     """linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor, Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_lu'](op, *args[:2])
+    META_FUNCTIONS['linalg_lu'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 
@@ -2438,7 +2438,7 @@ def wrapper_Meta_linalg_lu_solve_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_Meta_linalg_lu_solve_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
+    META_FUNCTIONS['linalg_lu_solve'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_linalg_lu_solve", REGISTER_META,
@@ -2448,7 +2448,7 @@ def wrapper_Meta_linalg_lu_solve(*args: Any) -> Any:
     check_devices(args, ((0, 'LU'), (1, 'pivots'), (2, 'B')), 'wrapper_Meta_linalg_lu_solve')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['linalg_lu_solve'](op, *args[:5])
+    META_FUNCTIONS['linalg_lu_solve'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -2461,7 +2461,7 @@ def wrapper_Meta_lu_unpack_out(*args: Any) -> Any:
     check_devices(args, ((4, 'P'), (5, 'L'), (6, 'U'), (0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_Meta_lu_unpack_out')
     op = MetaStructuredKernel(list(args[4:7]))
     op.kind = "out"
-    META_FUNCTIONS['lu_unpack'](op, *args[:4])
+    META_FUNCTIONS['lu_unpack'](op, args[0], args[1], args[2], args[3])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lu_unpack", REGISTER_META,
@@ -2471,7 +2471,7 @@ def wrapper_Meta_lu_unpack(*args: Any) -> Any:
     check_devices(args, ((0, 'LU_data'), (1, 'LU_pivots')), 'wrapper_Meta_lu_unpack')
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lu_unpack'](op, *args[:4])
+    META_FUNCTIONS['lu_unpack'](op, args[0], args[1], args[2], args[3])
     return tuple(op.outputs_)
 
 
@@ -2484,7 +2484,7 @@ def wrapper_Meta__linalg_det_result(*args: Any) -> Any:
     check_devices(args, ((1, 'result'), (2, 'LU'), (3, 'pivots'), (0, 'A')), 'wrapper_Meta__linalg_det_result')
     op = MetaStructuredKernel(list(args[1:4]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    META_FUNCTIONS['_linalg_det'](op, args[0])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_det", REGISTER_META,
@@ -2493,7 +2493,7 @@ def wrapper_Meta__linalg_det(*args: Any) -> Any:
     """_linalg_det(Tensor A) -> (Tensor, Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_det'](op, *args[:1])
+    META_FUNCTIONS['_linalg_det'](op, args[0])
     return tuple(op.outputs_)
 
 
@@ -2506,7 +2506,7 @@ def wrapper_Meta__linalg_slogdet_sign(*args: Any) -> Any:
     check_devices(args, ((1, 'sign'), (2, 'logabsdet'), (3, 'LU'), (4, 'pivots'), (0, 'A')), 'wrapper_Meta__linalg_slogdet_sign')
     op = MetaStructuredKernel(list(args[1:5]))
     op.kind = "out"
-    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    META_FUNCTIONS['_linalg_slogdet'](op, args[0])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta__linalg_slogdet", REGISTER_META,
@@ -2515,7 +2515,7 @@ def wrapper_Meta__linalg_slogdet(*args: Any) -> Any:
     """_linalg_slogdet(Tensor A) -> (Tensor, Tensor, Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_linalg_slogdet'](op, *args[:1])
+    META_FUNCTIONS['_linalg_slogdet'](op, args[0])
     return tuple(op.outputs_)
 
 
@@ -2528,7 +2528,7 @@ def wrapper_Meta_amax_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_amax_out')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['amax'](op, *args[:3])
+    META_FUNCTIONS['amax'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_amax", REGISTER_META,
@@ -2537,7 +2537,7 @@ def wrapper_Meta_amax(*args: Any) -> Any:
     """amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['amax'](op, *args[:3])
+    META_FUNCTIONS['amax'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -2550,7 +2550,7 @@ def wrapper_Meta_amin_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_amin_out')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['amin'](op, *args[:3])
+    META_FUNCTIONS['amin'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_amin", REGISTER_META,
@@ -2559,7 +2559,7 @@ def wrapper_Meta_amin(*args: Any) -> Any:
     """amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['amin'](op, *args[:3])
+    META_FUNCTIONS['amin'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -2571,7 +2571,7 @@ def wrapper_Meta_aminmax_out(*args: Any) -> Any:
     """aminmax.out(Tensor self, *, int? dim=None, bool keepdim=False, Tensor(a!) min, Tensor(b!) max) -> (Tensor(a!), Tensor(b!)) (out)"""
     op = MetaStructuredKernel(list(args[3:5]))
     op.kind = "out"
-    META_FUNCTIONS['aminmax'](op, *args[:3])
+    META_FUNCTIONS['aminmax'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_aminmax", REGISTER_META,
@@ -2580,7 +2580,7 @@ def wrapper_Meta_aminmax(*args: Any) -> Any:
     """aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['aminmax'](op, *args[:3])
+    META_FUNCTIONS['aminmax'](op, args[0], args[1], args[2])
     return tuple(op.outputs_)
 
 
@@ -2592,7 +2592,7 @@ def wrapper_Meta_log1p_out(*args: Any) -> Any:
     """log1p.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log1p'](op, *args[:1])
+    META_FUNCTIONS['log1p'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log1p", REGISTER_META,
@@ -2601,7 +2601,7 @@ def wrapper_Meta_log1p(*args: Any) -> Any:
     """log1p(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log1p'](op, *args[:1])
+    META_FUNCTIONS['log1p'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log1p_", REGISTER_META,
@@ -2610,7 +2610,7 @@ def wrapper_Meta_log1p_(*args: Any) -> Any:
     """log1p_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log1p'](op, *args[:1])
+    META_FUNCTIONS['log1p'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2622,7 +2622,7 @@ def wrapper_Meta_expm1_out(*args: Any) -> Any:
     """expm1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['expm1'](op, *args[:1])
+    META_FUNCTIONS['expm1'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_expm1", REGISTER_META,
@@ -2631,7 +2631,7 @@ def wrapper_Meta_expm1(*args: Any) -> Any:
     """expm1(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['expm1'](op, *args[:1])
+    META_FUNCTIONS['expm1'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_expm1_", REGISTER_META,
@@ -2640,7 +2640,7 @@ def wrapper_Meta_expm1_(*args: Any) -> Any:
     """expm1_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['expm1'](op, *args[:1])
+    META_FUNCTIONS['expm1'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2652,7 +2652,7 @@ def wrapper_Meta_asin_out(*args: Any) -> Any:
     """asin.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['asin'](op, *args[:1])
+    META_FUNCTIONS['asin'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_asin", REGISTER_META,
@@ -2661,7 +2661,7 @@ def wrapper_Meta_asin(*args: Any) -> Any:
     """asin(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['asin'](op, *args[:1])
+    META_FUNCTIONS['asin'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_asin_", REGISTER_META,
@@ -2670,7 +2670,7 @@ def wrapper_Meta_asin_(*args: Any) -> Any:
     """asin_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['asin'](op, *args[:1])
+    META_FUNCTIONS['asin'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2682,7 +2682,7 @@ def wrapper_Meta_acos_out(*args: Any) -> Any:
     """acos.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['acos'](op, *args[:1])
+    META_FUNCTIONS['acos'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_acos", REGISTER_META,
@@ -2691,7 +2691,7 @@ def wrapper_Meta_acos(*args: Any) -> Any:
     """acos(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['acos'](op, *args[:1])
+    META_FUNCTIONS['acos'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_acos_", REGISTER_META,
@@ -2700,7 +2700,7 @@ def wrapper_Meta_acos_(*args: Any) -> Any:
     """acos_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['acos'](op, *args[:1])
+    META_FUNCTIONS['acos'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2712,7 +2712,7 @@ def wrapper_Meta_atan_out(*args: Any) -> Any:
     """atan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['atan'](op, *args[:1])
+    META_FUNCTIONS['atan'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atan", REGISTER_META,
@@ -2721,7 +2721,7 @@ def wrapper_Meta_atan(*args: Any) -> Any:
     """atan(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['atan'](op, *args[:1])
+    META_FUNCTIONS['atan'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atan_", REGISTER_META,
@@ -2730,7 +2730,7 @@ def wrapper_Meta_atan_(*args: Any) -> Any:
     """atan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['atan'](op, *args[:1])
+    META_FUNCTIONS['atan'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2742,7 +2742,7 @@ def wrapper_Meta_sinh_out(*args: Any) -> Any:
     """sinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sinh'](op, *args[:1])
+    META_FUNCTIONS['sinh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sinh", REGISTER_META,
@@ -2751,7 +2751,7 @@ def wrapper_Meta_sinh(*args: Any) -> Any:
     """sinh(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sinh'](op, *args[:1])
+    META_FUNCTIONS['sinh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sinh_", REGISTER_META,
@@ -2760,7 +2760,7 @@ def wrapper_Meta_sinh_(*args: Any) -> Any:
     """sinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sinh'](op, *args[:1])
+    META_FUNCTIONS['sinh'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2772,7 +2772,7 @@ def wrapper_Meta_cosh_out(*args: Any) -> Any:
     """cosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['cosh'](op, *args[:1])
+    META_FUNCTIONS['cosh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cosh", REGISTER_META,
@@ -2781,7 +2781,7 @@ def wrapper_Meta_cosh(*args: Any) -> Any:
     """cosh(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['cosh'](op, *args[:1])
+    META_FUNCTIONS['cosh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_cosh_", REGISTER_META,
@@ -2790,7 +2790,7 @@ def wrapper_Meta_cosh_(*args: Any) -> Any:
     """cosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['cosh'](op, *args[:1])
+    META_FUNCTIONS['cosh'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2802,7 +2802,7 @@ def wrapper_Meta_asinh_out(*args: Any) -> Any:
     """asinh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['asinh'](op, *args[:1])
+    META_FUNCTIONS['asinh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_asinh", REGISTER_META,
@@ -2811,7 +2811,7 @@ def wrapper_Meta_asinh(*args: Any) -> Any:
     """asinh(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['asinh'](op, *args[:1])
+    META_FUNCTIONS['asinh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_asinh_", REGISTER_META,
@@ -2820,7 +2820,7 @@ def wrapper_Meta_asinh_(*args: Any) -> Any:
     """asinh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['asinh'](op, *args[:1])
+    META_FUNCTIONS['asinh'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2832,7 +2832,7 @@ def wrapper_Meta_acosh_out(*args: Any) -> Any:
     """acosh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['acosh'](op, *args[:1])
+    META_FUNCTIONS['acosh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_acosh", REGISTER_META,
@@ -2841,7 +2841,7 @@ def wrapper_Meta_acosh(*args: Any) -> Any:
     """acosh(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['acosh'](op, *args[:1])
+    META_FUNCTIONS['acosh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_acosh_", REGISTER_META,
@@ -2850,7 +2850,7 @@ def wrapper_Meta_acosh_(*args: Any) -> Any:
     """acosh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['acosh'](op, *args[:1])
+    META_FUNCTIONS['acosh'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2862,7 +2862,7 @@ def wrapper_Meta_atanh_out(*args: Any) -> Any:
     """atanh.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['atanh'](op, *args[:1])
+    META_FUNCTIONS['atanh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atanh", REGISTER_META,
@@ -2871,7 +2871,7 @@ def wrapper_Meta_atanh(*args: Any) -> Any:
     """atanh(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['atanh'](op, *args[:1])
+    META_FUNCTIONS['atanh'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atanh_", REGISTER_META,
@@ -2880,7 +2880,7 @@ def wrapper_Meta_atanh_(*args: Any) -> Any:
     """atanh_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['atanh'](op, *args[:1])
+    META_FUNCTIONS['atanh'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2892,7 +2892,7 @@ def wrapper_Meta_frac_out(*args: Any) -> Any:
     """frac.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['frac'](op, *args[:1])
+    META_FUNCTIONS['frac'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_frac", REGISTER_META,
@@ -2901,7 +2901,7 @@ def wrapper_Meta_frac(*args: Any) -> Any:
     """frac(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['frac'](op, *args[:1])
+    META_FUNCTIONS['frac'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_frac_", REGISTER_META,
@@ -2910,7 +2910,7 @@ def wrapper_Meta_frac_(*args: Any) -> Any:
     """frac_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['frac'](op, *args[:1])
+    META_FUNCTIONS['frac'](op, args[0])
     return op.outputs_[0]
 
 
@@ -2923,7 +2923,7 @@ def wrapper_Meta__softmax_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta__softmax_out')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['_softmax'](op, *args[:3])
+    META_FUNCTIONS['_softmax'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__softmax", REGISTER_META,
@@ -2932,7 +2932,7 @@ def wrapper_Meta__softmax(*args: Any) -> Any:
     """_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_softmax'](op, *args[:3])
+    META_FUNCTIONS['_softmax'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -2945,7 +2945,7 @@ def wrapper_Meta__log_softmax_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta__log_softmax_out')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['_log_softmax'](op, *args[:3])
+    META_FUNCTIONS['_log_softmax'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__log_softmax", REGISTER_META,
@@ -2954,7 +2954,7 @@ def wrapper_Meta__log_softmax(*args: Any) -> Any:
     """_log_softmax(Tensor self, int dim, bool half_to_float) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_log_softmax'](op, *args[:3])
+    META_FUNCTIONS['_log_softmax'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -2967,7 +2967,7 @@ def wrapper_Meta__softmax_backward_data_out(*args: Any) -> Any:
     check_devices(args, ((4, 'grad_input'), (0, 'grad_output'), (1, 'output')), 'wrapper_Meta__softmax_backward_data_out')
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
+    META_FUNCTIONS['_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__softmax_backward_data", REGISTER_META,
@@ -2977,7 +2977,7 @@ def wrapper_Meta__softmax_backward_data(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_Meta__softmax_backward_data')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_softmax_backward_data'](op, *args[:4])
+    META_FUNCTIONS['_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -2990,7 +2990,7 @@ def wrapper_Meta__log_softmax_backward_data_out(*args: Any) -> Any:
     check_devices(args, ((4, 'out'), (0, 'grad_output'), (1, 'output')), 'wrapper_Meta__log_softmax_backward_data_out')
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
+    META_FUNCTIONS['_log_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__log_softmax_backward_data", REGISTER_META,
@@ -3000,7 +3000,7 @@ def wrapper_Meta__log_softmax_backward_data(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'output')), 'wrapper_Meta__log_softmax_backward_data')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_log_softmax_backward_data'](op, *args[:4])
+    META_FUNCTIONS['_log_softmax_backward_data'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -3013,7 +3013,7 @@ def wrapper_Meta_nll_loss_forward_output(*args: Any) -> Any:
     check_devices(args, ((5, 'output'), (6, 'total_weight'), (0, 'self'), (1, 'target'), (2, 'weight')), 'wrapper_Meta_nll_loss_forward_output')
     op = MetaStructuredKernel(list(args[5:7]))
     op.kind = "out"
-    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
+    META_FUNCTIONS['nll_loss_forward'](op, args[0], args[1], args[2], args[3], args[4])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_nll_loss_forward", REGISTER_META,
@@ -3023,7 +3023,7 @@ def wrapper_Meta_nll_loss_forward(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'target'), (2, 'weight')), 'wrapper_Meta_nll_loss_forward')
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['nll_loss_forward'](op, *args[:5])
+    META_FUNCTIONS['nll_loss_forward'](op, args[0], args[1], args[2], args[3], args[4])
     return tuple(op.outputs_)
 
 
@@ -3036,7 +3036,7 @@ def wrapper_Meta_nll_loss_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((7, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'), (6, 'total_weight')), 'wrapper_Meta_nll_loss_backward_grad_input')
     op = MetaStructuredKernel(list(args[7:8]))
     op.kind = "out"
-    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
+    META_FUNCTIONS['nll_loss_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_nll_loss_backward", REGISTER_META,
@@ -3046,7 +3046,7 @@ def wrapper_Meta_nll_loss_backward(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'target'), (3, 'weight'), (6, 'total_weight')), 'wrapper_Meta_nll_loss_backward')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['nll_loss_backward'](op, *args[:7])
+    META_FUNCTIONS['nll_loss_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
     return op.outputs_[0]
 
 
@@ -3058,7 +3058,7 @@ def wrapper_Meta_mse_loss_out(*args: Any) -> Any:
     """mse_loss.out(Tensor self, Tensor target, int reduction=Mean, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['mse_loss'](op, *args[:3])
+    META_FUNCTIONS['mse_loss'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_mse_loss", REGISTER_META,
@@ -3067,7 +3067,7 @@ def wrapper_Meta_mse_loss(*args: Any) -> Any:
     """mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['mse_loss'](op, *args[:3])
+    META_FUNCTIONS['mse_loss'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -3079,7 +3079,7 @@ def wrapper_Meta_smooth_l1_loss_out(*args: Any) -> Any:
     """smooth_l1_loss.out(Tensor self, Tensor target, int reduction=Mean, float beta=1.0, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    META_FUNCTIONS['smooth_l1_loss'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_smooth_l1_loss", REGISTER_META,
@@ -3088,7 +3088,7 @@ def wrapper_Meta_smooth_l1_loss(*args: Any) -> Any:
     """smooth_l1_loss(Tensor self, Tensor target, int reduction=Mean, float beta=1.0) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['smooth_l1_loss'](op, *args[:4])
+    META_FUNCTIONS['smooth_l1_loss'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -3100,7 +3100,7 @@ def wrapper_Meta_addcmul_out(*args: Any) -> Any:
     """addcmul.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['addcmul'](op, *args[:4])
+    META_FUNCTIONS['addcmul'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addcmul", REGISTER_META,
@@ -3109,7 +3109,7 @@ def wrapper_Meta_addcmul(*args: Any) -> Any:
     """addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addcmul'](op, *args[:4])
+    META_FUNCTIONS['addcmul'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addcmul_", REGISTER_META,
@@ -3118,7 +3118,7 @@ def wrapper_Meta_addcmul_(*args: Any) -> Any:
     """addcmul_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addcmul'](op, *args[:4])
+    META_FUNCTIONS['addcmul'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -3130,7 +3130,7 @@ def wrapper_Meta_addcdiv_out(*args: Any) -> Any:
     """addcdiv.out(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['addcdiv'](op, *args[:4])
+    META_FUNCTIONS['addcdiv'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addcdiv", REGISTER_META,
@@ -3139,7 +3139,7 @@ def wrapper_Meta_addcdiv(*args: Any) -> Any:
     """addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['addcdiv'](op, *args[:4])
+    META_FUNCTIONS['addcdiv'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_addcdiv_", REGISTER_META,
@@ -3148,7 +3148,7 @@ def wrapper_Meta_addcdiv_(*args: Any) -> Any:
     """addcdiv_(Tensor(a!) self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['addcdiv'](op, *args[:4])
+    META_FUNCTIONS['addcdiv'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -3160,7 +3160,7 @@ def wrapper_Meta_lerp_Scalar_out(*args: Any) -> Any:
     """lerp.Scalar_out(Tensor self, Tensor end, Scalar weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
+    META_FUNCTIONS['lerp.Scalar'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lerp_Scalar", REGISTER_META,
@@ -3169,7 +3169,7 @@ def wrapper_Meta_lerp_Scalar(*args: Any) -> Any:
     """lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
+    META_FUNCTIONS['lerp.Scalar'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lerp__Scalar", REGISTER_META,
@@ -3178,7 +3178,7 @@ def wrapper_Meta_lerp__Scalar(*args: Any) -> Any:
     """lerp_.Scalar(Tensor(a!) self, Tensor end, Scalar weight) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lerp.Scalar'](op, *args[:3])
+    META_FUNCTIONS['lerp.Scalar'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -3190,7 +3190,7 @@ def wrapper_Meta_lerp_Tensor_out(*args: Any) -> Any:
     """lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    META_FUNCTIONS['lerp.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lerp_Tensor", REGISTER_META,
@@ -3199,7 +3199,7 @@ def wrapper_Meta_lerp_Tensor(*args: Any) -> Any:
     """lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    META_FUNCTIONS['lerp.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lerp__Tensor", REGISTER_META,
@@ -3208,7 +3208,7 @@ def wrapper_Meta_lerp__Tensor(*args: Any) -> Any:
     """lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lerp.Tensor'](op, *args[:3])
+    META_FUNCTIONS['lerp.Tensor'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -3220,7 +3220,7 @@ def wrapper_Meta_bitwise_xor_Tensor_out(*args: Any) -> Any:
     """bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_xor_Tensor", REGISTER_META,
@@ -3229,7 +3229,7 @@ def wrapper_Meta_bitwise_xor_Tensor(*args: Any) -> Any:
     """bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_xor__Tensor", REGISTER_META,
@@ -3238,7 +3238,7 @@ def wrapper_Meta_bitwise_xor__Tensor(*args: Any) -> Any:
     """bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_xor.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_xor.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -3250,7 +3250,7 @@ def wrapper_Meta_bitwise_left_shift_Tensor_out(*args: Any) -> Any:
     """bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_left_shift_Tensor", REGISTER_META,
@@ -3259,7 +3259,7 @@ def wrapper_Meta_bitwise_left_shift_Tensor(*args: Any) -> Any:
     """bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_left_shift__Tensor", REGISTER_META,
@@ -3268,7 +3268,7 @@ def wrapper_Meta_bitwise_left_shift__Tensor(*args: Any) -> Any:
     """bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_left_shift.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -3280,7 +3280,7 @@ def wrapper_Meta_bitwise_right_shift_Tensor_out(*args: Any) -> Any:
     """bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_right_shift_Tensor", REGISTER_META,
@@ -3289,7 +3289,7 @@ def wrapper_Meta_bitwise_right_shift_Tensor(*args: Any) -> Any:
     """bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_bitwise_right_shift__Tensor", REGISTER_META,
@@ -3298,7 +3298,7 @@ def wrapper_Meta_bitwise_right_shift__Tensor(*args: Any) -> Any:
     """bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, *args[:2])
+    META_FUNCTIONS['bitwise_right_shift.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -3310,7 +3310,7 @@ def wrapper_Meta_hypot_out(*args: Any) -> Any:
     """hypot.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['hypot'](op, *args[:2])
+    META_FUNCTIONS['hypot'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hypot", REGISTER_META,
@@ -3319,7 +3319,7 @@ def wrapper_Meta_hypot(*args: Any) -> Any:
     """hypot(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['hypot'](op, *args[:2])
+    META_FUNCTIONS['hypot'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_hypot_", REGISTER_META,
@@ -3328,7 +3328,7 @@ def wrapper_Meta_hypot_(*args: Any) -> Any:
     """hypot_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['hypot'](op, *args[:2])
+    META_FUNCTIONS['hypot'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -3340,7 +3340,7 @@ def wrapper_Meta_sgn_out(*args: Any) -> Any:
     """sgn.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sgn'](op, *args[:1])
+    META_FUNCTIONS['sgn'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sgn", REGISTER_META,
@@ -3349,7 +3349,7 @@ def wrapper_Meta_sgn(*args: Any) -> Any:
     """sgn(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sgn'](op, *args[:1])
+    META_FUNCTIONS['sgn'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sgn_", REGISTER_META,
@@ -3358,7 +3358,7 @@ def wrapper_Meta_sgn_(*args: Any) -> Any:
     """sgn_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sgn'](op, *args[:1])
+    META_FUNCTIONS['sgn'](op, args[0])
     return op.outputs_[0]
 
 
@@ -3370,7 +3370,7 @@ def wrapper_Meta_sign_out(*args: Any) -> Any:
     """sign.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sign'](op, *args[:1])
+    META_FUNCTIONS['sign'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sign", REGISTER_META,
@@ -3379,7 +3379,7 @@ def wrapper_Meta_sign(*args: Any) -> Any:
     """sign(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sign'](op, *args[:1])
+    META_FUNCTIONS['sign'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sign_", REGISTER_META,
@@ -3388,7 +3388,7 @@ def wrapper_Meta_sign_(*args: Any) -> Any:
     """sign_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sign'](op, *args[:1])
+    META_FUNCTIONS['sign'](op, args[0])
     return op.outputs_[0]
 
 
@@ -3400,7 +3400,7 @@ def wrapper_Meta_sigmoid_backward_grad_input(*args: Any) -> Any:
     """sigmoid_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
+    META_FUNCTIONS['sigmoid_backward'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sigmoid_backward", REGISTER_META,
@@ -3409,7 +3409,7 @@ def wrapper_Meta_sigmoid_backward(*args: Any) -> Any:
     """sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sigmoid_backward'](op, *args[:2])
+    META_FUNCTIONS['sigmoid_backward'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -3421,7 +3421,7 @@ def wrapper_Meta_tanh_backward_grad_input(*args: Any) -> Any:
     """tanh_backward.grad_input(Tensor grad_output, Tensor output, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['tanh_backward'](op, *args[:2])
+    META_FUNCTIONS['tanh_backward'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tanh_backward", REGISTER_META,
@@ -3430,7 +3430,7 @@ def wrapper_Meta_tanh_backward(*args: Any) -> Any:
     """tanh_backward(Tensor grad_output, Tensor output) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['tanh_backward'](op, *args[:2])
+    META_FUNCTIONS['tanh_backward'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -3442,7 +3442,7 @@ def wrapper_Meta_threshold_backward_grad_input(*args: Any) -> Any:
     """threshold_backward.grad_input(Tensor grad_output, Tensor self, Scalar threshold, *, Tensor(a!) grad_input) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['threshold_backward'](op, *args[:3])
+    META_FUNCTIONS['threshold_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_threshold_backward", REGISTER_META,
@@ -3451,7 +3451,7 @@ def wrapper_Meta_threshold_backward(*args: Any) -> Any:
     """threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['threshold_backward'](op, *args[:3])
+    META_FUNCTIONS['threshold_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -3464,7 +3464,7 @@ def wrapper_Meta_slow_conv_transpose2d_out(*args: Any) -> Any:
     check_devices(args, ((8, 'out'), (0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_Meta_slow_conv_transpose2d_out')
     op = MetaStructuredKernel(list(args[8:9]))
     op.kind = "out"
-    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
+    META_FUNCTIONS['slow_conv_transpose2d'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_slow_conv_transpose2d", REGISTER_META,
@@ -3474,7 +3474,7 @@ def wrapper_Meta_slow_conv_transpose2d(*args: Any) -> Any:
     check_devices(args, ((0, 'self'), (1, 'weight'), (3, 'bias')), 'wrapper_Meta_slow_conv_transpose2d')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['slow_conv_transpose2d'](op, *args[:8])
+    META_FUNCTIONS['slow_conv_transpose2d'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
     return op.outputs_[0]
 
 
@@ -3487,7 +3487,7 @@ def wrapper_Meta_adaptive_max_pool2d_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_Meta_adaptive_max_pool2d_out')
     op = MetaStructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    META_FUNCTIONS['adaptive_max_pool2d'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool2d", REGISTER_META,
@@ -3496,7 +3496,7 @@ def wrapper_Meta_adaptive_max_pool2d(*args: Any) -> Any:
     """adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool2d'](op, *args[:2])
+    META_FUNCTIONS['adaptive_max_pool2d'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 
@@ -3509,7 +3509,7 @@ def wrapper_Meta_adaptive_max_pool2d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool2d_backward_grad_input')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool2d_backward", REGISTER_META,
@@ -3519,7 +3519,7 @@ def wrapper_Meta_adaptive_max_pool2d_backward(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool2d_backward')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, *args[:3])
+    META_FUNCTIONS['adaptive_max_pool2d_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -3532,7 +3532,7 @@ def wrapper_Meta_adaptive_max_pool3d_out(*args: Any) -> Any:
     check_devices(args, ((2, 'out'), (3, 'indices'), (0, 'self')), 'wrapper_Meta_adaptive_max_pool3d_out')
     op = MetaStructuredKernel(list(args[2:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    META_FUNCTIONS['adaptive_max_pool3d'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 @traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool3d", REGISTER_META,
@@ -3541,7 +3541,7 @@ def wrapper_Meta_adaptive_max_pool3d(*args: Any) -> Any:
     """adaptive_max_pool3d(Tensor self, int[3] output_size) -> (Tensor, Tensor) (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR, UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool3d'](op, *args[:2])
+    META_FUNCTIONS['adaptive_max_pool3d'](op, args[0], args[1])
     return tuple(op.outputs_)
 
 
@@ -3554,7 +3554,7 @@ def wrapper_Meta_adaptive_max_pool3d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((3, 'grad_input'), (0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool3d_backward_grad_input')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_adaptive_max_pool3d_backward", REGISTER_META,
@@ -3564,7 +3564,7 @@ def wrapper_Meta_adaptive_max_pool3d_backward(*args: Any) -> Any:
     check_devices(args, ((0, 'grad_output'), (1, 'self'), (2, 'indices')), 'wrapper_Meta_adaptive_max_pool3d_backward')
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, *args[:3])
+    META_FUNCTIONS['adaptive_max_pool3d_backward'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -3577,7 +3577,7 @@ def wrapper_Meta_upsample_linear1d_out(*args: Any) -> Any:
     check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_Meta_upsample_linear1d_out')
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
+    META_FUNCTIONS['upsample_linear1d'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_linear1d", REGISTER_META,
@@ -3586,7 +3586,7 @@ def wrapper_Meta_upsample_linear1d(*args: Any) -> Any:
     """upsample_linear1d(Tensor self, SymInt[1] output_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_linear1d'](op, *args[:4])
+    META_FUNCTIONS['upsample_linear1d'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -3599,7 +3599,7 @@ def wrapper_Meta_upsample_linear1d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_linear1d_backward_grad_input')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
+    META_FUNCTIONS['upsample_linear1d_backward'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_linear1d_backward", REGISTER_META,
@@ -3608,7 +3608,7 @@ def wrapper_Meta_upsample_linear1d_backward(*args: Any) -> Any:
     """upsample_linear1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, bool align_corners, float? scales=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_linear1d_backward'](op, *args[:5])
+    META_FUNCTIONS['upsample_linear1d_backward'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -3621,7 +3621,7 @@ def wrapper_Meta_upsample_bilinear2d_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta_upsample_bilinear2d_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
+    META_FUNCTIONS['upsample_bilinear2d'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_bilinear2d", REGISTER_META,
@@ -3630,7 +3630,7 @@ def wrapper_Meta_upsample_bilinear2d(*args: Any) -> Any:
     """upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bilinear2d'](op, *args[:5])
+    META_FUNCTIONS['upsample_bilinear2d'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -3643,7 +3643,7 @@ def wrapper_Meta_upsample_bilinear2d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_bilinear2d_backward_grad_input')
     op = MetaStructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_bilinear2d_backward", REGISTER_META,
@@ -3652,7 +3652,7 @@ def wrapper_Meta_upsample_bilinear2d_backward(*args: Any) -> Any:
     """upsample_bilinear2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bilinear2d_backward'](op, *args[:6])
+    META_FUNCTIONS['upsample_bilinear2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 
@@ -3665,7 +3665,7 @@ def wrapper_Meta_upsample_bicubic2d_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta_upsample_bicubic2d_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    META_FUNCTIONS['upsample_bicubic2d'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_bicubic2d", REGISTER_META,
@@ -3674,7 +3674,7 @@ def wrapper_Meta_upsample_bicubic2d(*args: Any) -> Any:
     """upsample_bicubic2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bicubic2d'](op, *args[:5])
+    META_FUNCTIONS['upsample_bicubic2d'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -3687,7 +3687,7 @@ def wrapper_Meta_upsample_bicubic2d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_bicubic2d_backward_grad_input')
     op = MetaStructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_bicubic2d_backward", REGISTER_META,
@@ -3696,7 +3696,7 @@ def wrapper_Meta_upsample_bicubic2d_backward(*args: Any) -> Any:
     """upsample_bicubic2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_bicubic2d_backward'](op, *args[:6])
+    META_FUNCTIONS['upsample_bicubic2d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 
@@ -3709,7 +3709,7 @@ def wrapper_Meta__upsample_bilinear2d_aa_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta__upsample_bilinear2d_aa_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_bilinear2d_aa", REGISTER_META,
@@ -3718,7 +3718,7 @@ def wrapper_Meta__upsample_bilinear2d_aa(*args: Any) -> Any:
     """_upsample_bilinear2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, *args[:5])
+    META_FUNCTIONS['_upsample_bilinear2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -3731,7 +3731,7 @@ def wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_bilinear2d_aa_backward_grad_input')
     op = MetaStructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_bilinear2d_aa_backward", REGISTER_META,
@@ -3740,7 +3740,7 @@ def wrapper_Meta__upsample_bilinear2d_aa_backward(*args: Any) -> Any:
     """_upsample_bilinear2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, *args[:6])
+    META_FUNCTIONS['_upsample_bilinear2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 
@@ -3753,7 +3753,7 @@ def wrapper_Meta__upsample_bicubic2d_aa_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta__upsample_bicubic2d_aa_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_bicubic2d_aa", REGISTER_META,
@@ -3762,7 +3762,7 @@ def wrapper_Meta__upsample_bicubic2d_aa(*args: Any) -> Any:
     """_upsample_bicubic2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, *args[:5])
+    META_FUNCTIONS['_upsample_bicubic2d_aa'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -3775,7 +3775,7 @@ def wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_bicubic2d_aa_backward_grad_input')
     op = MetaStructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_bicubic2d_aa_backward", REGISTER_META,
@@ -3784,7 +3784,7 @@ def wrapper_Meta__upsample_bicubic2d_aa_backward(*args: Any) -> Any:
     """_upsample_bicubic2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, *args[:6])
+    META_FUNCTIONS['_upsample_bicubic2d_aa_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 
@@ -3797,7 +3797,7 @@ def wrapper_Meta_upsample_trilinear3d_out(*args: Any) -> Any:
     check_devices(args, ((6, 'out'), (0, 'self')), 'wrapper_Meta_upsample_trilinear3d_out')
     op = MetaStructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    META_FUNCTIONS['upsample_trilinear3d'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_trilinear3d", REGISTER_META,
@@ -3806,7 +3806,7 @@ def wrapper_Meta_upsample_trilinear3d(*args: Any) -> Any:
     """upsample_trilinear3d(Tensor self, SymInt[3] output_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_trilinear3d'](op, *args[:6])
+    META_FUNCTIONS['upsample_trilinear3d'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 
@@ -3819,7 +3819,7 @@ def wrapper_Meta_upsample_trilinear3d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((7, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_trilinear3d_backward_grad_input')
     op = MetaStructuredKernel(list(args[7:8]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_trilinear3d_backward", REGISTER_META,
@@ -3828,7 +3828,7 @@ def wrapper_Meta_upsample_trilinear3d_backward(*args: Any) -> Any:
     """upsample_trilinear3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, bool align_corners, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_trilinear3d_backward'](op, *args[:7])
+    META_FUNCTIONS['upsample_trilinear3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5], args[6])
     return op.outputs_[0]
 
 
@@ -3841,7 +3841,7 @@ def wrapper_Meta_upsample_nearest1d_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta_upsample_nearest1d_out')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
+    META_FUNCTIONS['upsample_nearest1d'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest1d", REGISTER_META,
@@ -3850,7 +3850,7 @@ def wrapper_Meta_upsample_nearest1d(*args: Any) -> Any:
     """upsample_nearest1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest1d'](op, *args[:3])
+    META_FUNCTIONS['upsample_nearest1d'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -3863,7 +3863,7 @@ def wrapper_Meta_upsample_nearest1d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((4, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_nearest1d_backward_grad_input')
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest1d_backward", REGISTER_META,
@@ -3872,7 +3872,7 @@ def wrapper_Meta_upsample_nearest1d_backward(*args: Any) -> Any:
     """upsample_nearest1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest1d_backward'](op, *args[:4])
+    META_FUNCTIONS['upsample_nearest1d_backward'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -3885,7 +3885,7 @@ def wrapper_Meta_upsample_nearest2d_out(*args: Any) -> Any:
     check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_Meta_upsample_nearest2d_out')
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
+    META_FUNCTIONS['upsample_nearest2d'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest2d", REGISTER_META,
@@ -3894,7 +3894,7 @@ def wrapper_Meta_upsample_nearest2d(*args: Any) -> Any:
     """upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest2d'](op, *args[:4])
+    META_FUNCTIONS['upsample_nearest2d'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -3907,7 +3907,7 @@ def wrapper_Meta_upsample_nearest2d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_nearest2d_backward_grad_input')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest2d_backward", REGISTER_META,
@@ -3916,7 +3916,7 @@ def wrapper_Meta_upsample_nearest2d_backward(*args: Any) -> Any:
     """upsample_nearest2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest2d_backward'](op, *args[:5])
+    META_FUNCTIONS['upsample_nearest2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -3929,7 +3929,7 @@ def wrapper_Meta_upsample_nearest3d_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta_upsample_nearest3d_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
+    META_FUNCTIONS['upsample_nearest3d'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest3d", REGISTER_META,
@@ -3938,7 +3938,7 @@ def wrapper_Meta_upsample_nearest3d(*args: Any) -> Any:
     """upsample_nearest3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest3d'](op, *args[:5])
+    META_FUNCTIONS['upsample_nearest3d'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -3951,7 +3951,7 @@ def wrapper_Meta_upsample_nearest3d_backward_grad_input(*args: Any) -> Any:
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta_upsample_nearest3d_backward_grad_input')
     op = MetaStructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_upsample_nearest3d_backward", REGISTER_META,
@@ -3960,7 +3960,7 @@ def wrapper_Meta_upsample_nearest3d_backward(*args: Any) -> Any:
     """upsample_nearest3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['upsample_nearest3d_backward'](op, *args[:6])
+    META_FUNCTIONS['upsample_nearest3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 
@@ -3973,7 +3973,7 @@ def wrapper_Meta__upsample_nearest_exact1d_out(*args: Any) -> Any:
     check_devices(args, ((3, 'out'), (0, 'self')), 'wrapper_Meta__upsample_nearest_exact1d_out')
     op = MetaStructuredKernel(list(args[3:4]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact1d", REGISTER_META,
@@ -3982,7 +3982,7 @@ def wrapper_Meta__upsample_nearest_exact1d(*args: Any) -> Any:
     """_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact1d'](op, *args[:3])
+    META_FUNCTIONS['_upsample_nearest_exact1d'](op, args[0], args[1], args[2])
     return op.outputs_[0]
 
 
@@ -3995,7 +3995,7 @@ def wrapper_Meta__upsample_nearest_exact1d_backward_grad_input(*args: Any) -> An
     check_devices(args, ((4, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_nearest_exact1d_backward_grad_input')
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact1d_backward", REGISTER_META,
@@ -4004,7 +4004,7 @@ def wrapper_Meta__upsample_nearest_exact1d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact1d_backward(Tensor grad_output, SymInt[1] output_size, SymInt[3] input_size, float? scales=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, *args[:4])
+    META_FUNCTIONS['_upsample_nearest_exact1d_backward'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -4017,7 +4017,7 @@ def wrapper_Meta__upsample_nearest_exact2d_out(*args: Any) -> Any:
     check_devices(args, ((4, 'out'), (0, 'self')), 'wrapper_Meta__upsample_nearest_exact2d_out')
     op = MetaStructuredKernel(list(args[4:5]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact2d", REGISTER_META,
@@ -4026,7 +4026,7 @@ def wrapper_Meta__upsample_nearest_exact2d(*args: Any) -> Any:
     """_upsample_nearest_exact2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact2d'](op, *args[:4])
+    META_FUNCTIONS['_upsample_nearest_exact2d'](op, args[0], args[1], args[2], args[3])
     return op.outputs_[0]
 
 
@@ -4039,7 +4039,7 @@ def wrapper_Meta__upsample_nearest_exact2d_backward_grad_input(*args: Any) -> An
     check_devices(args, ((5, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_nearest_exact2d_backward_grad_input')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact2d_backward", REGISTER_META,
@@ -4048,7 +4048,7 @@ def wrapper_Meta__upsample_nearest_exact2d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact2d_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, *args[:5])
+    META_FUNCTIONS['_upsample_nearest_exact2d_backward'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -4061,7 +4061,7 @@ def wrapper_Meta__upsample_nearest_exact3d_out(*args: Any) -> Any:
     check_devices(args, ((5, 'out'), (0, 'self')), 'wrapper_Meta__upsample_nearest_exact3d_out')
     op = MetaStructuredKernel(list(args[5:6]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact3d", REGISTER_META,
@@ -4070,7 +4070,7 @@ def wrapper_Meta__upsample_nearest_exact3d(*args: Any) -> Any:
     """_upsample_nearest_exact3d(Tensor self, SymInt[3] output_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact3d'](op, *args[:5])
+    META_FUNCTIONS['_upsample_nearest_exact3d'](op, args[0], args[1], args[2], args[3], args[4])
     return op.outputs_[0]
 
 
@@ -4083,7 +4083,7 @@ def wrapper_Meta__upsample_nearest_exact3d_backward_grad_input(*args: Any) -> An
     check_devices(args, ((6, 'grad_input'), (0, 'grad_output')), 'wrapper_Meta__upsample_nearest_exact3d_backward_grad_input')
     op = MetaStructuredKernel(list(args[6:7]))
     op.kind = "out"
-    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta__upsample_nearest_exact3d_backward", REGISTER_META,
@@ -4092,7 +4092,7 @@ def wrapper_Meta__upsample_nearest_exact3d_backward(*args: Any) -> Any:
     """_upsample_nearest_exact3d_backward(Tensor grad_output, SymInt[3] output_size, SymInt[5] input_size, float? scales_d=None, float? scales_h=None, float? scales_w=None) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, *args[:6])
+    META_FUNCTIONS['_upsample_nearest_exact3d_backward'](op, args[0], args[1], args[2], args[3], args[4], args[5])
     return op.outputs_[0]
 
 
@@ -4104,7 +4104,7 @@ def wrapper_Meta_ceil_out(*args: Any) -> Any:
     """ceil.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['ceil'](op, *args[:1])
+    META_FUNCTIONS['ceil'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ceil", REGISTER_META,
@@ -4113,7 +4113,7 @@ def wrapper_Meta_ceil(*args: Any) -> Any:
     """ceil(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['ceil'](op, *args[:1])
+    META_FUNCTIONS['ceil'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_ceil_", REGISTER_META,
@@ -4122,7 +4122,7 @@ def wrapper_Meta_ceil_(*args: Any) -> Any:
     """ceil_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['ceil'](op, *args[:1])
+    META_FUNCTIONS['ceil'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4134,7 +4134,7 @@ def wrapper_Meta_erf_out(*args: Any) -> Any:
     """erf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['erf'](op, *args[:1])
+    META_FUNCTIONS['erf'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erf", REGISTER_META,
@@ -4143,7 +4143,7 @@ def wrapper_Meta_erf(*args: Any) -> Any:
     """erf(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['erf'](op, *args[:1])
+    META_FUNCTIONS['erf'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erf_", REGISTER_META,
@@ -4152,7 +4152,7 @@ def wrapper_Meta_erf_(*args: Any) -> Any:
     """erf_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['erf'](op, *args[:1])
+    META_FUNCTIONS['erf'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4164,7 +4164,7 @@ def wrapper_Meta_erfc_out(*args: Any) -> Any:
     """erfc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['erfc'](op, *args[:1])
+    META_FUNCTIONS['erfc'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erfc", REGISTER_META,
@@ -4173,7 +4173,7 @@ def wrapper_Meta_erfc(*args: Any) -> Any:
     """erfc(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['erfc'](op, *args[:1])
+    META_FUNCTIONS['erfc'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erfc_", REGISTER_META,
@@ -4182,7 +4182,7 @@ def wrapper_Meta_erfc_(*args: Any) -> Any:
     """erfc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['erfc'](op, *args[:1])
+    META_FUNCTIONS['erfc'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4194,7 +4194,7 @@ def wrapper_Meta_exp2_out(*args: Any) -> Any:
     """exp2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['exp2'](op, *args[:1])
+    META_FUNCTIONS['exp2'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_exp2", REGISTER_META,
@@ -4203,7 +4203,7 @@ def wrapper_Meta_exp2(*args: Any) -> Any:
     """exp2(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['exp2'](op, *args[:1])
+    META_FUNCTIONS['exp2'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_exp2_", REGISTER_META,
@@ -4212,7 +4212,7 @@ def wrapper_Meta_exp2_(*args: Any) -> Any:
     """exp2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['exp2'](op, *args[:1])
+    META_FUNCTIONS['exp2'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4224,7 +4224,7 @@ def wrapper_Meta_floor_out(*args: Any) -> Any:
     """floor.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['floor'](op, *args[:1])
+    META_FUNCTIONS['floor'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_floor", REGISTER_META,
@@ -4233,7 +4233,7 @@ def wrapper_Meta_floor(*args: Any) -> Any:
     """floor(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['floor'](op, *args[:1])
+    META_FUNCTIONS['floor'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_floor_", REGISTER_META,
@@ -4242,7 +4242,7 @@ def wrapper_Meta_floor_(*args: Any) -> Any:
     """floor_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['floor'](op, *args[:1])
+    META_FUNCTIONS['floor'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4254,7 +4254,7 @@ def wrapper_Meta_log10_out(*args: Any) -> Any:
     """log10.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log10'](op, *args[:1])
+    META_FUNCTIONS['log10'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log10", REGISTER_META,
@@ -4263,7 +4263,7 @@ def wrapper_Meta_log10(*args: Any) -> Any:
     """log10(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log10'](op, *args[:1])
+    META_FUNCTIONS['log10'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log10_", REGISTER_META,
@@ -4272,7 +4272,7 @@ def wrapper_Meta_log10_(*args: Any) -> Any:
     """log10_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log10'](op, *args[:1])
+    META_FUNCTIONS['log10'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4284,7 +4284,7 @@ def wrapper_Meta_log2_out(*args: Any) -> Any:
     """log2.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['log2'](op, *args[:1])
+    META_FUNCTIONS['log2'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log2", REGISTER_META,
@@ -4293,7 +4293,7 @@ def wrapper_Meta_log2(*args: Any) -> Any:
     """log2(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['log2'](op, *args[:1])
+    META_FUNCTIONS['log2'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_log2_", REGISTER_META,
@@ -4302,7 +4302,7 @@ def wrapper_Meta_log2_(*args: Any) -> Any:
     """log2_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['log2'](op, *args[:1])
+    META_FUNCTIONS['log2'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4314,7 +4314,7 @@ def wrapper_Meta_round_out(*args: Any) -> Any:
     """round.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['round'](op, *args[:1])
+    META_FUNCTIONS['round'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_round", REGISTER_META,
@@ -4323,7 +4323,7 @@ def wrapper_Meta_round(*args: Any) -> Any:
     """round(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['round'](op, *args[:1])
+    META_FUNCTIONS['round'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_round_", REGISTER_META,
@@ -4332,7 +4332,7 @@ def wrapper_Meta_round_(*args: Any) -> Any:
     """round_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['round'](op, *args[:1])
+    META_FUNCTIONS['round'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4344,7 +4344,7 @@ def wrapper_Meta_round_decimals_out(*args: Any) -> Any:
     """round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    META_FUNCTIONS['round.decimals'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_round_decimals", REGISTER_META,
@@ -4353,7 +4353,7 @@ def wrapper_Meta_round_decimals(*args: Any) -> Any:
     """round.decimals(Tensor self, *, int decimals) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    META_FUNCTIONS['round.decimals'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_round__decimals", REGISTER_META,
@@ -4362,7 +4362,7 @@ def wrapper_Meta_round__decimals(*args: Any) -> Any:
     """round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['round.decimals'](op, *args[:2])
+    META_FUNCTIONS['round.decimals'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4374,7 +4374,7 @@ def wrapper_Meta_rsqrt_out(*args: Any) -> Any:
     """rsqrt.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    META_FUNCTIONS['rsqrt'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_rsqrt", REGISTER_META,
@@ -4383,7 +4383,7 @@ def wrapper_Meta_rsqrt(*args: Any) -> Any:
     """rsqrt(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    META_FUNCTIONS['rsqrt'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_rsqrt_", REGISTER_META,
@@ -4392,7 +4392,7 @@ def wrapper_Meta_rsqrt_(*args: Any) -> Any:
     """rsqrt_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['rsqrt'](op, *args[:1])
+    META_FUNCTIONS['rsqrt'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4404,7 +4404,7 @@ def wrapper_Meta_sinc_out(*args: Any) -> Any:
     """sinc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['sinc'](op, *args[:1])
+    META_FUNCTIONS['sinc'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sinc", REGISTER_META,
@@ -4413,7 +4413,7 @@ def wrapper_Meta_sinc(*args: Any) -> Any:
     """sinc(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['sinc'](op, *args[:1])
+    META_FUNCTIONS['sinc'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_sinc_", REGISTER_META,
@@ -4422,7 +4422,7 @@ def wrapper_Meta_sinc_(*args: Any) -> Any:
     """sinc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['sinc'](op, *args[:1])
+    META_FUNCTIONS['sinc'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4434,7 +4434,7 @@ def wrapper_Meta_tan_out(*args: Any) -> Any:
     """tan.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['tan'](op, *args[:1])
+    META_FUNCTIONS['tan'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tan", REGISTER_META,
@@ -4443,7 +4443,7 @@ def wrapper_Meta_tan(*args: Any) -> Any:
     """tan(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['tan'](op, *args[:1])
+    META_FUNCTIONS['tan'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_tan_", REGISTER_META,
@@ -4452,7 +4452,7 @@ def wrapper_Meta_tan_(*args: Any) -> Any:
     """tan_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['tan'](op, *args[:1])
+    META_FUNCTIONS['tan'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4464,7 +4464,7 @@ def wrapper_Meta_trunc_out(*args: Any) -> Any:
     """trunc.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['trunc'](op, *args[:1])
+    META_FUNCTIONS['trunc'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_trunc", REGISTER_META,
@@ -4473,7 +4473,7 @@ def wrapper_Meta_trunc(*args: Any) -> Any:
     """trunc(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['trunc'](op, *args[:1])
+    META_FUNCTIONS['trunc'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_trunc_", REGISTER_META,
@@ -4482,7 +4482,7 @@ def wrapper_Meta_trunc_(*args: Any) -> Any:
     """trunc_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['trunc'](op, *args[:1])
+    META_FUNCTIONS['trunc'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4494,7 +4494,7 @@ def wrapper_Meta_signbit_out(*args: Any) -> Any:
     """signbit.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['signbit'](op, *args[:1])
+    META_FUNCTIONS['signbit'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_signbit", REGISTER_META,
@@ -4503,7 +4503,7 @@ def wrapper_Meta_signbit(*args: Any) -> Any:
     """signbit(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['signbit'](op, *args[:1])
+    META_FUNCTIONS['signbit'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4515,7 +4515,7 @@ def wrapper_Meta_copysign_out(*args: Any) -> Any:
     """copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    META_FUNCTIONS['copysign.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_copysign_Tensor", REGISTER_META,
@@ -4524,7 +4524,7 @@ def wrapper_Meta_copysign_Tensor(*args: Any) -> Any:
     """copysign.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    META_FUNCTIONS['copysign.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_copysign__Tensor", REGISTER_META,
@@ -4533,7 +4533,7 @@ def wrapper_Meta_copysign__Tensor(*args: Any) -> Any:
     """copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['copysign.Tensor'](op, *args[:2])
+    META_FUNCTIONS['copysign.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4545,7 +4545,7 @@ def wrapper_Meta_logaddexp_out(*args: Any) -> Any:
     """logaddexp.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['logaddexp'](op, *args[:2])
+    META_FUNCTIONS['logaddexp'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_logaddexp", REGISTER_META,
@@ -4554,7 +4554,7 @@ def wrapper_Meta_logaddexp(*args: Any) -> Any:
     """logaddexp(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['logaddexp'](op, *args[:2])
+    META_FUNCTIONS['logaddexp'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4566,7 +4566,7 @@ def wrapper_Meta_xlogy_OutTensor(*args: Any) -> Any:
     """xlogy.OutTensor(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    META_FUNCTIONS['xlogy.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_xlogy_Tensor", REGISTER_META,
@@ -4575,7 +4575,7 @@ def wrapper_Meta_xlogy_Tensor(*args: Any) -> Any:
     """xlogy.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    META_FUNCTIONS['xlogy.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_xlogy__Tensor", REGISTER_META,
@@ -4584,7 +4584,7 @@ def wrapper_Meta_xlogy__Tensor(*args: Any) -> Any:
     """xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['xlogy.Tensor'](op, *args[:2])
+    META_FUNCTIONS['xlogy.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4596,7 +4596,7 @@ def wrapper_Meta_heaviside_out(*args: Any) -> Any:
     """heaviside.out(Tensor self, Tensor values, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['heaviside'](op, *args[:2])
+    META_FUNCTIONS['heaviside'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_heaviside", REGISTER_META,
@@ -4605,7 +4605,7 @@ def wrapper_Meta_heaviside(*args: Any) -> Any:
     """heaviside(Tensor self, Tensor values) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['heaviside'](op, *args[:2])
+    META_FUNCTIONS['heaviside'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_heaviside_", REGISTER_META,
@@ -4614,7 +4614,7 @@ def wrapper_Meta_heaviside_(*args: Any) -> Any:
     """heaviside_(Tensor(a!) self, Tensor values) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['heaviside'](op, *args[:2])
+    META_FUNCTIONS['heaviside'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4626,7 +4626,7 @@ def wrapper_Meta_atan2_out(*args: Any) -> Any:
     """atan2.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['atan2'](op, *args[:2])
+    META_FUNCTIONS['atan2'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atan2_", REGISTER_META,
@@ -4635,7 +4635,7 @@ def wrapper_Meta_atan2_(*args: Any) -> Any:
     """atan2_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['atan2'](op, *args[:2])
+    META_FUNCTIONS['atan2'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_atan2", REGISTER_META,
@@ -4644,7 +4644,7 @@ def wrapper_Meta_atan2(*args: Any) -> Any:
     """atan2(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['atan2'](op, *args[:2])
+    META_FUNCTIONS['atan2'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4656,7 +4656,7 @@ def wrapper_Meta_fmod_Tensor_out(*args: Any) -> Any:
     """fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    META_FUNCTIONS['fmod.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_fmod_Tensor", REGISTER_META,
@@ -4665,7 +4665,7 @@ def wrapper_Meta_fmod_Tensor(*args: Any) -> Any:
     """fmod.Tensor(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    META_FUNCTIONS['fmod.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_fmod__Tensor", REGISTER_META,
@@ -4674,7 +4674,7 @@ def wrapper_Meta_fmod__Tensor(*args: Any) -> Any:
     """fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['fmod.Tensor'](op, *args[:2])
+    META_FUNCTIONS['fmod.Tensor'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4686,7 +4686,7 @@ def wrapper_Meta_fmin_out(*args: Any) -> Any:
     """fmin.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['fmin'](op, *args[:2])
+    META_FUNCTIONS['fmin'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_fmin", REGISTER_META,
@@ -4695,7 +4695,7 @@ def wrapper_Meta_fmin(*args: Any) -> Any:
     """fmin(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['fmin'](op, *args[:2])
+    META_FUNCTIONS['fmin'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4707,7 +4707,7 @@ def wrapper_Meta_fmax_out(*args: Any) -> Any:
     """fmax.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['fmax'](op, *args[:2])
+    META_FUNCTIONS['fmax'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_fmax", REGISTER_META,
@@ -4716,7 +4716,7 @@ def wrapper_Meta_fmax(*args: Any) -> Any:
     """fmax(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['fmax'](op, *args[:2])
+    META_FUNCTIONS['fmax'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4728,7 +4728,7 @@ def wrapper_Meta_isposinf_out(*args: Any) -> Any:
     """isposinf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['isposinf'](op, *args[:1])
+    META_FUNCTIONS['isposinf'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_isposinf", REGISTER_META,
@@ -4737,7 +4737,7 @@ def wrapper_Meta_isposinf(*args: Any) -> Any:
     """isposinf(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['isposinf'](op, *args[:1])
+    META_FUNCTIONS['isposinf'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4749,7 +4749,7 @@ def wrapper_Meta_isneginf_out(*args: Any) -> Any:
     """isneginf.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['isneginf'](op, *args[:1])
+    META_FUNCTIONS['isneginf'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_isneginf", REGISTER_META,
@@ -4758,7 +4758,7 @@ def wrapper_Meta_isneginf(*args: Any) -> Any:
     """isneginf(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['isneginf'](op, *args[:1])
+    META_FUNCTIONS['isneginf'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4770,7 +4770,7 @@ def wrapper_Meta_lgamma_out(*args: Any) -> Any:
     """lgamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
+    META_FUNCTIONS['lgamma'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lgamma", REGISTER_META,
@@ -4779,7 +4779,7 @@ def wrapper_Meta_lgamma(*args: Any) -> Any:
     """lgamma(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
+    META_FUNCTIONS['lgamma'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_lgamma_", REGISTER_META,
@@ -4788,7 +4788,7 @@ def wrapper_Meta_lgamma_(*args: Any) -> Any:
     """lgamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['lgamma'](op, *args[:1])
+    META_FUNCTIONS['lgamma'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4800,7 +4800,7 @@ def wrapper_Meta_digamma_out(*args: Any) -> Any:
     """digamma.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['digamma'](op, *args[:1])
+    META_FUNCTIONS['digamma'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_digamma", REGISTER_META,
@@ -4809,7 +4809,7 @@ def wrapper_Meta_digamma(*args: Any) -> Any:
     """digamma(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['digamma'](op, *args[:1])
+    META_FUNCTIONS['digamma'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_digamma_", REGISTER_META,
@@ -4818,7 +4818,7 @@ def wrapper_Meta_digamma_(*args: Any) -> Any:
     """digamma_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['digamma'](op, *args[:1])
+    META_FUNCTIONS['digamma'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4830,7 +4830,7 @@ def wrapper_Meta_erfinv_out(*args: Any) -> Any:
     """erfinv.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['erfinv'](op, *args[:1])
+    META_FUNCTIONS['erfinv'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erfinv", REGISTER_META,
@@ -4839,7 +4839,7 @@ def wrapper_Meta_erfinv(*args: Any) -> Any:
     """erfinv(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['erfinv'](op, *args[:1])
+    META_FUNCTIONS['erfinv'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_erfinv_", REGISTER_META,
@@ -4848,7 +4848,7 @@ def wrapper_Meta_erfinv_(*args: Any) -> Any:
     """erfinv_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['erfinv'](op, *args[:1])
+    META_FUNCTIONS['erfinv'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4860,7 +4860,7 @@ def wrapper_Meta_i0_out(*args: Any) -> Any:
     """i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['i0'](op, *args[:1])
+    META_FUNCTIONS['i0'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_i0", REGISTER_META,
@@ -4869,7 +4869,7 @@ def wrapper_Meta_i0(*args: Any) -> Any:
     """i0(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['i0'](op, *args[:1])
+    META_FUNCTIONS['i0'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_i0_", REGISTER_META,
@@ -4878,7 +4878,7 @@ def wrapper_Meta_i0_(*args: Any) -> Any:
     """i0_(Tensor(a!) self) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['i0'](op, *args[:1])
+    META_FUNCTIONS['i0'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4890,7 +4890,7 @@ def wrapper_Meta_polygamma_out(*args: Any) -> Any:
     """polygamma.out(int n, Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
+    META_FUNCTIONS['polygamma'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_polygamma", REGISTER_META,
@@ -4899,7 +4899,7 @@ def wrapper_Meta_polygamma(*args: Any) -> Any:
     """polygamma(int n, Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['polygamma'](op, *args[:2])
+    META_FUNCTIONS['polygamma'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -4911,7 +4911,7 @@ def wrapper_Meta_special_entr_out(*args: Any) -> Any:
     """special_entr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_entr'](op, *args[:1])
+    META_FUNCTIONS['special_entr'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_entr", REGISTER_META,
@@ -4920,7 +4920,7 @@ def wrapper_Meta_special_entr(*args: Any) -> Any:
     """special_entr(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_entr'](op, *args[:1])
+    META_FUNCTIONS['special_entr'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4932,7 +4932,7 @@ def wrapper_Meta_special_ndtri_out(*args: Any) -> Any:
     """special_ndtri.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_ndtri'](op, *args[:1])
+    META_FUNCTIONS['special_ndtri'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_ndtri", REGISTER_META,
@@ -4941,7 +4941,7 @@ def wrapper_Meta_special_ndtri(*args: Any) -> Any:
     """special_ndtri(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_ndtri'](op, *args[:1])
+    META_FUNCTIONS['special_ndtri'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4953,7 +4953,7 @@ def wrapper_Meta_special_i0e_out(*args: Any) -> Any:
     """special_i0e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_i0e'](op, *args[:1])
+    META_FUNCTIONS['special_i0e'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_i0e", REGISTER_META,
@@ -4962,7 +4962,7 @@ def wrapper_Meta_special_i0e(*args: Any) -> Any:
     """special_i0e(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_i0e'](op, *args[:1])
+    META_FUNCTIONS['special_i0e'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4974,7 +4974,7 @@ def wrapper_Meta_special_i1_out(*args: Any) -> Any:
     """special_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_i1'](op, *args[:1])
+    META_FUNCTIONS['special_i1'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_i1", REGISTER_META,
@@ -4983,7 +4983,7 @@ def wrapper_Meta_special_i1(*args: Any) -> Any:
     """special_i1(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_i1'](op, *args[:1])
+    META_FUNCTIONS['special_i1'](op, args[0])
     return op.outputs_[0]
 
 
@@ -4995,7 +4995,7 @@ def wrapper_Meta_special_i1e_out(*args: Any) -> Any:
     """special_i1e.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_i1e'](op, *args[:1])
+    META_FUNCTIONS['special_i1e'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_i1e", REGISTER_META,
@@ -5004,7 +5004,7 @@ def wrapper_Meta_special_i1e(*args: Any) -> Any:
     """special_i1e(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_i1e'](op, *args[:1])
+    META_FUNCTIONS['special_i1e'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5016,7 +5016,7 @@ def wrapper_Meta_special_xlog1py_out(*args: Any) -> Any:
     """special_xlog1py.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
+    META_FUNCTIONS['special_xlog1py'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_xlog1py", REGISTER_META,
@@ -5025,7 +5025,7 @@ def wrapper_Meta_special_xlog1py(*args: Any) -> Any:
     """special_xlog1py(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_xlog1py'](op, *args[:2])
+    META_FUNCTIONS['special_xlog1py'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -5037,7 +5037,7 @@ def wrapper_Meta_special_zeta_out(*args: Any) -> Any:
     """special_zeta.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['special_zeta'](op, *args[:2])
+    META_FUNCTIONS['special_zeta'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_zeta", REGISTER_META,
@@ -5046,7 +5046,7 @@ def wrapper_Meta_special_zeta(*args: Any) -> Any:
     """special_zeta(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_zeta'](op, *args[:2])
+    META_FUNCTIONS['special_zeta'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -5058,7 +5058,7 @@ def wrapper_Meta_special_bessel_j0_out(*args: Any) -> Any:
     """special_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
+    META_FUNCTIONS['special_bessel_j0'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_j0", REGISTER_META,
@@ -5067,7 +5067,7 @@ def wrapper_Meta_special_bessel_j0(*args: Any) -> Any:
     """special_bessel_j0(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_j0'](op, *args[:1])
+    META_FUNCTIONS['special_bessel_j0'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5079,7 +5079,7 @@ def wrapper_Meta_special_bessel_j1_out(*args: Any) -> Any:
     """special_bessel_j1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
+    META_FUNCTIONS['special_bessel_j1'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_j1", REGISTER_META,
@@ -5088,7 +5088,7 @@ def wrapper_Meta_special_bessel_j1(*args: Any) -> Any:
     """special_bessel_j1(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_j1'](op, *args[:1])
+    META_FUNCTIONS['special_bessel_j1'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5100,7 +5100,7 @@ def wrapper_Meta_special_modified_bessel_i0_out(*args: Any) -> Any:
     """special_modified_bessel_i0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
+    META_FUNCTIONS['special_modified_bessel_i0'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_i0", REGISTER_META,
@@ -5109,7 +5109,7 @@ def wrapper_Meta_special_modified_bessel_i0(*args: Any) -> Any:
     """special_modified_bessel_i0(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_i0'](op, *args[:1])
+    META_FUNCTIONS['special_modified_bessel_i0'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5121,7 +5121,7 @@ def wrapper_Meta_special_modified_bessel_i1_out(*args: Any) -> Any:
     """special_modified_bessel_i1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
+    META_FUNCTIONS['special_modified_bessel_i1'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_i1", REGISTER_META,
@@ -5130,7 +5130,7 @@ def wrapper_Meta_special_modified_bessel_i1(*args: Any) -> Any:
     """special_modified_bessel_i1(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_i1'](op, *args[:1])
+    META_FUNCTIONS['special_modified_bessel_i1'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5142,7 +5142,7 @@ def wrapper_Meta_special_modified_bessel_k0_out(*args: Any) -> Any:
     """special_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
+    META_FUNCTIONS['special_modified_bessel_k0'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_k0", REGISTER_META,
@@ -5151,7 +5151,7 @@ def wrapper_Meta_special_modified_bessel_k0(*args: Any) -> Any:
     """special_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_k0'](op, *args[:1])
+    META_FUNCTIONS['special_modified_bessel_k0'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5163,7 +5163,7 @@ def wrapper_Meta_special_modified_bessel_k1_out(*args: Any) -> Any:
     """special_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
+    META_FUNCTIONS['special_modified_bessel_k1'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_modified_bessel_k1", REGISTER_META,
@@ -5172,7 +5172,7 @@ def wrapper_Meta_special_modified_bessel_k1(*args: Any) -> Any:
     """special_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_modified_bessel_k1'](op, *args[:1])
+    META_FUNCTIONS['special_modified_bessel_k1'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5184,7 +5184,7 @@ def wrapper_Meta_special_scaled_modified_bessel_k0_out(*args: Any) -> Any:
     """special_scaled_modified_bessel_k0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_scaled_modified_bessel_k0", REGISTER_META,
@@ -5193,7 +5193,7 @@ def wrapper_Meta_special_scaled_modified_bessel_k0(*args: Any) -> Any:
     """special_scaled_modified_bessel_k0(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, *args[:1])
+    META_FUNCTIONS['special_scaled_modified_bessel_k0'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5205,7 +5205,7 @@ def wrapper_Meta_special_scaled_modified_bessel_k1_out(*args: Any) -> Any:
     """special_scaled_modified_bessel_k1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_scaled_modified_bessel_k1", REGISTER_META,
@@ -5214,7 +5214,7 @@ def wrapper_Meta_special_scaled_modified_bessel_k1(*args: Any) -> Any:
     """special_scaled_modified_bessel_k1(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, *args[:1])
+    META_FUNCTIONS['special_scaled_modified_bessel_k1'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5226,7 +5226,7 @@ def wrapper_Meta_special_spherical_bessel_j0_out(*args: Any) -> Any:
     """special_spherical_bessel_j0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_spherical_bessel_j0", REGISTER_META,
@@ -5235,7 +5235,7 @@ def wrapper_Meta_special_spherical_bessel_j0(*args: Any) -> Any:
     """special_spherical_bessel_j0(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_spherical_bessel_j0'](op, *args[:1])
+    META_FUNCTIONS['special_spherical_bessel_j0'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5247,7 +5247,7 @@ def wrapper_Meta_special_bessel_y0_out(*args: Any) -> Any:
     """special_bessel_y0.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
+    META_FUNCTIONS['special_bessel_y0'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_y0", REGISTER_META,
@@ -5256,7 +5256,7 @@ def wrapper_Meta_special_bessel_y0(*args: Any) -> Any:
     """special_bessel_y0(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_y0'](op, *args[:1])
+    META_FUNCTIONS['special_bessel_y0'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5268,7 +5268,7 @@ def wrapper_Meta_special_bessel_y1_out(*args: Any) -> Any:
     """special_bessel_y1.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
+    META_FUNCTIONS['special_bessel_y1'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_bessel_y1", REGISTER_META,
@@ -5277,7 +5277,7 @@ def wrapper_Meta_special_bessel_y1(*args: Any) -> Any:
     """special_bessel_y1(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_bessel_y1'](op, *args[:1])
+    META_FUNCTIONS['special_bessel_y1'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5289,7 +5289,7 @@ def wrapper_Meta_special_airy_ai_out(*args: Any) -> Any:
     """special_airy_ai.out(Tensor x, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    META_FUNCTIONS['special_airy_ai'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_airy_ai", REGISTER_META,
@@ -5298,7 +5298,7 @@ def wrapper_Meta_special_airy_ai(*args: Any) -> Any:
     """special_airy_ai(Tensor x) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_airy_ai'](op, *args[:1])
+    META_FUNCTIONS['special_airy_ai'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5310,7 +5310,7 @@ def wrapper_Meta_igamma_out(*args: Any) -> Any:
     """igamma.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['igamma'](op, *args[:2])
+    META_FUNCTIONS['igamma'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_igamma", REGISTER_META,
@@ -5319,7 +5319,7 @@ def wrapper_Meta_igamma(*args: Any) -> Any:
     """igamma(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['igamma'](op, *args[:2])
+    META_FUNCTIONS['igamma'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_igamma_", REGISTER_META,
@@ -5328,7 +5328,7 @@ def wrapper_Meta_igamma_(*args: Any) -> Any:
     """igamma_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['igamma'](op, *args[:2])
+    META_FUNCTIONS['igamma'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -5340,7 +5340,7 @@ def wrapper_Meta_igammac_out(*args: Any) -> Any:
     """igammac.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[2:3]))
     op.kind = "out"
-    META_FUNCTIONS['igammac'](op, *args[:2])
+    META_FUNCTIONS['igammac'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_igammac", REGISTER_META,
@@ -5349,7 +5349,7 @@ def wrapper_Meta_igammac(*args: Any) -> Any:
     """igammac(Tensor self, Tensor other) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['igammac'](op, *args[:2])
+    META_FUNCTIONS['igammac'](op, args[0], args[1])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_igammac_", REGISTER_META,
@@ -5358,7 +5358,7 @@ def wrapper_Meta_igammac_(*args: Any) -> Any:
     """igammac_(Tensor(a!) self, Tensor other) -> Tensor(a!) (inplace)"""
     op = MetaStructuredKernel([args[0]])
     op.kind = "inplace"
-    META_FUNCTIONS['igammac'](op, *args[:2])
+    META_FUNCTIONS['igammac'](op, args[0], args[1])
     return op.outputs_[0]
 
 
@@ -5370,7 +5370,7 @@ def wrapper_Meta_special_erfcx_out(*args: Any) -> Any:
     """special_erfcx.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_erfcx'](op, *args[:1])
+    META_FUNCTIONS['special_erfcx'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_erfcx", REGISTER_META,
@@ -5379,7 +5379,7 @@ def wrapper_Meta_special_erfcx(*args: Any) -> Any:
     """special_erfcx(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_erfcx'](op, *args[:1])
+    META_FUNCTIONS['special_erfcx'](op, args[0])
     return op.outputs_[0]
 
 
@@ -5391,7 +5391,7 @@ def wrapper_Meta_special_log_ndtr_out(*args: Any) -> Any:
     """special_log_ndtr.out(Tensor self, *, Tensor(a!) out) -> Tensor(a!) (out)"""
     op = MetaStructuredKernel(list(args[1:2]))
     op.kind = "out"
-    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
+    META_FUNCTIONS['special_log_ndtr'](op, args[0])
     return op.outputs_[0]
 
 @traced("native", "at::(anonymous)::wrapper_Meta_special_log_ndtr", REGISTER_META,
@@ -5400,5 +5400,5 @@ def wrapper_Meta_special_log_ndtr(*args: Any) -> Any:
     """special_log_ndtr(Tensor self) -> Tensor (functional)"""
     op = MetaStructuredKernel([UNDEFINED_TENSOR])
     op.kind = "functional"
-    META_FUNCTIONS['special_log_ndtr'](op, *args[:1])
+    META_FUNCTIONS['special_log_ndtr'](op, args[0])
     return op.outputs_[0]

@@ -9,8 +9,8 @@ builds them in memory from the YAML (Note [Stale generated files] in torchgen/lo
 
 from __future__ import annotations
 
-INPUTS_SHA256 = "3f5dcbde0dd049f6fcb20fcf6c83e946182a7a0183eb4b629994004382bafbe0"
-INPUTS_CRC32 = 0x21f4652b
+INPUTS_SHA256 = "f1b7c0dce6f7ff54a29cfa0aa014c24901010a2fd2893f6d10fb2a910d744b07"
+INPUTS_CRC32 = 0x8e9c6860
 
 MODULES: tuple[str, ...] = (
     "variable_type",
