@@ -101,6 +101,24 @@ def test_an_operators_call_fields_are_made_on_first_read() -> None:
         fresh.not_a_field  # noqa: B018
 
 
+def test_a_handle_with_its_call_fields_has_no_getattr() -> None:
+    """Note [An operator's call fields on first use]: once made, the handle is a plain
+    OperatorHandle, whose class has no __getattr__ (which would slow every read of a call)."""
+    from tensortrace.aten.dispatcher import OperatorHandle
+
+    cat = singleton().findSchemaOrThrow("cat", "")
+    fresh = OperatorHandle(cat.schema, cat.entry)
+    assert type(fresh) is not OperatorHandle and isinstance(fresh, OperatorHandle)
+    fresh.list_indices  # noqa: B018
+    assert type(fresh) is OperatorHandle
+    assert not hasattr(OperatorHandle, "__getattr__")
+    with pytest.raises(AttributeError, match="no attribute 'not_a_field'"):
+        fresh.not_a_field  # noqa: B018
+    tensortrace.rand(2, 3).sum()
+    assert type(singleton().findSchemaOrThrow("sum", "dim_IntList")) is OperatorHandle
+    assert repr(fresh) == "OperatorHandle(cat)"
+
+
 def test_method_whose_self_is_not_first_takes_the_others_in_order() -> None:
     # polygamma(int n, Tensor self) is the C++ method Tensor::polygamma(n); where.self(condition,
     # self, other) is Tensor::where(condition, other): self goes in at its schema index

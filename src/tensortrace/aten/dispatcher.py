@@ -109,17 +109,9 @@ _ALWAYS_INCLUDED_MASK = (
 ).repr_
 
 
-_CALL_FIELDS = frozenset(
-    {
-        "tensor_indices",
-        "list_indices",
-        "_single_indices",
-        "arg_names",
-        "full_name",
-        "call_site",
-        "_lookups",
-        "_redispatch_sites",
-    }
+_CALL_FIELDS = frozenset(  # what OperatorHandle._make_call_fields makes (annotated there)
+    "tensor_indices list_indices _single_indices arg_names full_name call_site _lookups "
+    "_redispatch_sites".split()
 )
 
 
@@ -145,15 +137,14 @@ class OperatorHandle:
         self.registered: dict[DispatchKey, KernelFunction | DeferredKernel] = {}
         self._table: dict[DispatchKey, KernelFunction] | None = None  # Note [A lazy table]
         self._mask = 0  # keys whose kernel is not a fallthrough (set with the table)
+        self.__class__ = _HandleWithoutCallFields  # Note [An operator's call fields on first use]
 
     # Note [An operator's call fields on first use]
-    # Import makes ~1,500 handles and a program calls a few dozen of them, so the fields a call
-    # reads (which arguments are tensors, the names, the frame site, the lookup caches) are
-    # computed when one is first read: __getattr__ runs only for an attribute not yet set, so
-    # after that they are plain attribute reads on the call path.
-    def __getattr__(self, name: str) -> Any:
-        if name not in _CALL_FIELDS or "schema" not in self.__dict__:
-            raise AttributeError(f"'OperatorHandle' object has no attribute '{name}'")
+    # Import makes ~1,500 handles, a program calls a few dozen: the fields a call reads are made
+    # on first read. A new handle is a _HandleWithoutCallFields, whose __getattr__ makes them
+    # all and turns it into a plain OperatorHandle: __getattr__ on a class costs every read of
+    # its instances (CPython then specializes none), so a call reads a handle without one.
+    def _make_call_fields(self) -> None:
         schema = self.schema
         arguments = schema.arguments
         self.tensor_indices = indices = schema.tensor_argument_indices()
@@ -166,7 +157,6 @@ class OperatorHandle:
         )
         self._lookups = {}
         self._redispatch_sites = {}
-        return self.__dict__[name]
 
     # ---- registration (OperatorEntry) --------------------------------------------------------
     def register(self, key: DispatchKey, kernel: KernelFunction | DeferredKernel) -> None:
@@ -409,6 +399,17 @@ class OperatorHandle:
 
     def __repr__(self) -> str:
         return f"OperatorHandle({self.schema.full_name})"
+
+
+class _HandleWithoutCallFields(OperatorHandle):
+    """A handle whose call fields are not made yet: Note [An operator's call fields on first use]"""
+
+    def __getattr__(self, name: str) -> Any:
+        if name not in _CALL_FIELDS or "schema" not in self.__dict__:
+            raise AttributeError(f"'OperatorHandle' object has no attribute '{name}'")
+        self._make_call_fields()
+        self.__class__ = OperatorHandle  # type: ignore[assignment]
+        return self.__dict__[name]
 
 
 class Dispatcher:
