@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from tensortrace.aten.tensor_iterator_operands import OperandInfo
 
 U = ScalarType.Undefined
+# every kernel's views are made by these: Note [NumPy's names read once] in c10/tensor_impl.py
+_ndarray = np.ndarray
+_frombuffer = np.frombuffer
 
 # loop(*arrays): one array per operand (outputs first), all of one block's shape, in loop order
 Loop = Callable[..., None]
@@ -169,12 +172,12 @@ class TensorIteratorLoops:
         if len(shape) == 1 and stride_bytes[0] == itemsize:
             # the contiguous fast path (one flat dimension, fast_set_up's): frombuffer makes
             # the same writable view as np.ndarray(buffer=...) at about a third of the cost
-            return np.frombuffer(storage, dtype, shape[0], offset)
+            return _frombuffer(storage, dtype, shape[0], offset)
         # np.ndarray(shape, dtype, buffer, offset, strides) by position: NumPy parses keywords
         # with its slow generic parser (timeit: 1.0 us a view by keyword, 0.5 us by position),
         # as TensorImpl.numpy_view does
         # the strides in loop order, reversed by a slice: Note [Reversed by a slice]
-        return np.ndarray(shape, dtype, storage, offset, tuple(stride_bytes[::-1]))
+        return _ndarray(shape, dtype, storage, offset, tuple(stride_bytes[::-1]))
 
     def operand_arrays(self) -> list[np.ndarray]:
         shape = tuple(self.shape_[::-1])  # loop order, for every operand

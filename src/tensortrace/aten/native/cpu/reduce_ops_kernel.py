@@ -44,6 +44,7 @@ from tensortrace.trace import traced
 SOURCE = "aten/src/ATen/native/cpu/ReduceOpsKernel.cpp"
 
 _add_reduce = np.add.reduce  # what np.sum calls, past its Python wrapper
+_add = np.add  # Note [NumPy's names read once] in c10/tensor_impl.py
 # bool's dtype, made once: `dtype == np.bool_` would make it from the type on every compare
 _BOOL = np.dtype(np.bool_)
 _multiply_reduce = np.multiply.reduce
@@ -62,7 +63,7 @@ def sum_kernel_impl(it: TensorIteratorBase) -> None:
             np.logical_or(acc, np.any(inp, axis=axes, keepdims=True), out=acc)
         else:
             # np.add.reduce is what np.sum calls, without its Python wrapper: the same bits
-            np.add(acc, _add_reduce(inp, axes, dtype, keepdims=True), out=acc)
+            _add(acc, _add_reduce(inp, axes, dtype, keepdims=True), out=acc)
 
     binary_kernel_reduce_vec(it, loop, 0)
 
