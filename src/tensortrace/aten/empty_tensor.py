@@ -139,6 +139,10 @@ def _check_storable(dtype: TypeMeta) -> None:
         torchCheckFail("tensortrace does not store complex32 (torch.chalf) elements")
 
 
+# intrusive_ptr.make, read once: CPython 3.11 specializes no read of a class's attribute
+_make_pointer = intrusive_ptr.make
+
+
 def make_tensor(storage: Storage, key_set: DispatchKeySet, dtype: TypeMeta) -> Tensor:
     """at::detail::make_tensor<TensorImpl>: a new TensorImpl, owned by a new Tensor."""
     return Tensor(intrusive_ptr.make(TensorImpl(storage, key_set, dtype)))
@@ -157,10 +161,10 @@ def empty_generic(
     # make_intrusive(StorageImpl, ...) and make_tensor(...), written out: every new tensor
     # comes here (two calls fewer), and the TensorImpl is at hand to set its sizes
     storage = _new_object(Storage)  # Storage(...): Note [Pointers made in C]
-    storage.storage_impl_ = intrusive_ptr.make(StorageImpl(size_bytes, allocator, True))
+    storage.storage_impl_ = _make_pointer(StorageImpl(size_bytes, allocator, True))
     impl = TensorImpl(storage, ks, dtype)
     tensor = _new_object(Tensor)  # Tensor(...): Note [Pointers made in C]
-    tensor.impl_ = intrusive_ptr.make(impl)
+    tensor.impl_ = _make_pointer(impl)
     # Default TensorImpl has size [0]
     if len(size) != 1 or size[0] != 0:
         impl.set_sizes_contiguous(tuple(size))

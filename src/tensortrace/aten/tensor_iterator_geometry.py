@@ -53,6 +53,7 @@ OutputCall = tuple[int, Sequence[int], Sequence[int], TensorOptions]
 OperandFields = tuple[ScalarType, ScalarType, Device | None, bool, bool, bool]
 
 MAX_ENTRIES = 512  # distinct geometries kept; past that the cache starts again empty
+_new_operand = object.__new__  # OperandInfo.__new__, read once
 
 
 class Geometry:
@@ -108,11 +109,10 @@ class Geometry:
         checks, the inputs' promotion, then the output calls (a miss's order)."""
         operands = it.operands_ = []
         const_indices = config.const_indices_
-        new_operand = OperandInfo.__new__
         for i, (tensor, stride_bytes, fields) in enumerate(
             zip(config.tensors_, self.stride_bytes, self.operand_fields)
         ):
-            op = new_operand(OperandInfo)  # every field set here, as the steps leave it
+            op = _new_operand(OperandInfo)  # every field set here, as the steps leave it
             op.tensor = tensor
             op.original_tensor = UNDEFINED_TENSOR
             op.stride_bytes = list(stride_bytes)

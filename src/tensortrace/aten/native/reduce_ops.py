@@ -55,6 +55,11 @@ argmin_stub = DECLARE_DISPATCH("argmin_stub", STUBS)
 cumsum_stub = DECLARE_DISPATCH("cumsum_stub", STUBS)
 
 
+# at::_ops itself, read once: the at module defines __getattr__, so CPython 3.11 specializes no
+# read of `at._ops` (Note [NumPy's names read once] in c10/tensor_impl.py)
+_OPERATORS = at._ops
+
+
 def _ops(full_name: str) -> Any:
     """at::_ops::<op>: the operator handle, whose call() goes through the dispatcher."""
     return at._ops[full_name]
@@ -102,7 +107,7 @@ def sum_(self: Tensor, dtype: ScalarType | None = None) -> Tensor:
     torch.profiler shows one aten::sum here: its event list drops a child that has its
     parent's name and is its only child (EventList._remove_dup_nodes). The trace keeps both.
     """
-    return at._ops["sum.dim_IntList"].call(self, [], False, dtype)  # _ops(...), read directly
+    return _OPERATORS["sum.dim_IntList"].call(self, [], False, dtype)  # _ops(...), read directly
 
 
 # ---- mean ----------------------------------------------------------------------------------------

@@ -24,6 +24,9 @@ from tensortrace.c10.device import kCPU
 from tensortrace.trace import recorder, traced
 
 SOURCE = "aten/src/ATen/native/cpu/Reduce.h"
+# NumPy's error state's set and reset, read once (a method read on it is never specialized)
+_set_error_state = NUMPY_ERROR_STATE.set
+_reset_error_state = NUMPY_ERROR_STATE.reset
 
 # reduce(acc, inp, axes): writes combine(acc, reduction of inp over axes) into acc (keepdims)
 ReduceLoop = Callable[[np.ndarray, np.ndarray, tuple[int, ...]], None]
@@ -85,11 +88,11 @@ def binary_kernel_reduce_vec(it: TensorIteratorBase, reduce: ReduceLoop, ident: 
     if prod(it.shape_) == 0:  # it.numel()
         return
     # with np.errstate(all="ignore"): C++ reductions do not trap on overflow or 0/0 either
-    token = NUMPY_ERROR_STATE.set(IGNORE_ALL)  # Note [The error state set directly]
+    token = _set_error_state(IGNORE_ALL)  # Note [The error state set directly]
     try:
         parallel_reduce(it, _block_loop(reduce))
     finally:
-        NUMPY_ERROR_STATE.reset(token)
+        _reset_error_state(token)
 
 
 @traced("kernel", "at::native::binary_kernel_reduce", SOURCE, legacy="binary_kernel_reduce")
