@@ -39,9 +39,9 @@ from tensortrace.aten.native.registry import native_overloads
 from tensortrace.aten.native.resize import resize_output, setStrided
 from tensortrace.aten.tensor_body import Tensor
 from tensortrace.aten.tensor_iterator import TensorIteratorBase
-from tensortrace.c10.device import DeviceType, kCUDA, kMeta
+from tensortrace.c10.device import CPU, DeviceType, kCUDA, kMeta
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.c10.scalar_type import TypeMeta
+from tensortrace.c10.scalar_type import ScalarType, TypeMeta
 from tensortrace.c10.tensor_options import TensorOptions
 from tensortrace.torchgen.inputs import py_name
 from tensortrace.torchgen.loader import load
@@ -308,17 +308,22 @@ def check_devices(args: Sequence[Any], pairs: Sequence[tuple[int, str]], method_
 # than make a Tensor() per call (tensor_iterator_operands.py's, which OperandInfo shares too).
 
 
+_UNDEFINED = ScalarType.Undefined  # Note [Enum members read once]
+
+
 class StructuredKernel(TensorIteratorBase):
     """The generated class of one structured kernel variant: its outputs and set_output."""
 
     kind = "functional"
 
     def __init__(self, outputs: list[Tensor]) -> None:
-        # TensorIteratorBase.__init__'s three fields, written out: every structured kernel call
-        # makes one (one call fewer)
+        # TensorIteratorBase.__init__'s fields, written out: every structured kernel call makes
+        # one (one call fewer)
         self.operands_ = []
         self.shape_ = []
         self.perm_ = []
+        self.common_dtype_ = _UNDEFINED
+        self.common_device_ = CPU
         self.outputs_ = outputs
 
     def maybe_get_output(self, i: int = 0) -> Tensor:

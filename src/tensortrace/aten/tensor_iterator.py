@@ -91,20 +91,26 @@ class TensorIteratorBase(TensorIteratorOperands, TensorIteratorLoops):
     """The iteration: operands, the broadcast shape, and the loop order."""
 
     # the fields' immutable defaults, as class attributes: an iterator stores only what its
-    # build changes (every op builds one or two)
+    # build changes (every op builds one or two); but common_dtype_ and common_device_, set by
+    # __init__ (Note [No class default of a Python-defined type])
     num_outputs_ = 0
-    common_dtype_ = U
-    common_device_: Device = CPU
     all_ops_same_shape_ = False
     all_ops_are_scalars_ = False
     has_coalesced_dimensions_ = False
     is_reduction_ = False
     enforce_linear_iteration_ = False
 
+    # Note [No class default of a Python-defined type]
+    # CPython 3.11 specializes no read or write of an instance attribute whose class also holds
+    # a value of a Python-defined type under that name (an enum member, a Device): every access
+    # takes the generic path. An int, bool or None default is no obstacle. So the iterator's
+    # common dtype and device start on the instance (a kernel reads them on every call).
     def __init__(self) -> None:
         self.operands_: list[OperandInfo] = []
         self.shape_: list[int] = []
         self.perm_: list[int] = []
+        self.common_dtype_: ScalarType = U
+        self.common_device_: Device = CPU
 
     # ---- convenience builders (TensorIteratorBase::build_*_op) --------------------------------
     @_step("build_borrowing_binary_op", legacy="TensorIterator::binary_op")
