@@ -44,6 +44,11 @@ def _serial(numel: int) -> bool:
     return numel < GRAIN_SIZE or get_num_threads() == 1 or in_parallel_region()
 
 
+# the iterator's _operand_array (a staticmethod), read once: CPython 3.11 specializes no read of
+# a staticmethod through an instance
+_operand_array = TensorIterator._operand_array
+
+
 def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
     """TensorIteratorBase::parallel_reduce: one input, one output."""
     numel = prod(it.shape_)  # it.numel(), written out
@@ -54,7 +59,7 @@ def parallel_reduce(it: TensorIteratorBase, loop: ReduceLoop) -> None:
         # serial_for_each(loop, {0, numel}): it.operand_arrays() written out for its two operands
         out, inp = it.operands_
         shape = tuple(it.shape_[::-1])  # loop order (Note [Reversed by a slice])
-        loop(it._operand_array(out, shape, 0), it._operand_array(inp, shape, 0))
+        loop(_operand_array(out, shape, 0), _operand_array(inp, shape, 0))
     elif it.output(0).numel() == 1:  # use_two_pass_reduction
         two_pass_reduction(it, loop)
     else:
