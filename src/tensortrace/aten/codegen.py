@@ -307,6 +307,12 @@ def check_devices(args: Sequence[Any], pairs: Sequence[tuple[int, str]], method_
 # shared null pointer), so the generated wrappers list the one shared UNDEFINED_TENSOR rather
 # than make a Tensor() per call (tensor_iterator_operands.py's, which OperandInfo shares too).
 
+# Note [A structured wrapper passes its arguments one by one]
+# A generated wrapper calls its meta and impl functions as `fn(op, args[0], ..., args[n - 1])`
+# (and the outputs as `op.outputs_[0], ...`), not `fn(op, *args[:n])`: a starred call slices a
+# tuple and goes through CALL_FUNCTION_EX, which CPython 3.11 runs as a call from C (a new
+# interpreter entry), where a plain call runs in place. The same arguments, in the same order.
+
 
 _UNDEFINED = ScalarType.Undefined  # Note [Enum members read once]
 

@@ -440,16 +440,11 @@ def _structured_wrappers(
     n_in = len(functional.schema.arguments)
     n_out = len(out_f.schema.returns)  # max.dim_max writes (values, indices)
     meta = f"META_FUNCTIONS[{functional.schema.full_name!r}]"
-    # Note [A structured wrapper passes its arguments one by one]
-    # `fn(op, *args[:n])` slices a tuple and calls through CALL_FUNCTION_EX, which CPython 3.11
-    # runs as a call from C (a new interpreter entry); `fn(op, args[0], ..., args[n - 1])` is a
-    # plain call, which the interpreter runs in place. The same arguments, in the same order.
+    # Note [A structured wrapper passes its arguments one by one] in aten/codegen.py
     inputs = "".join(f", args[{i}]" for i in range(n_in))
     outputs_ = "".join(f", op.outputs_[{i}]" for i in range(n_out))
-    impl = [f"    IMPL_FUNCTIONS[{impl_name!r}](op{inputs}{outputs_})"]
-    kernel_class = "StructuredKernel"
-    if impl_name is None:
-        impl, kernel_class = [], "MetaStructuredKernel"
+    impl = [f"    IMPL_FUNCTIONS[{impl_name!r}](op{inputs}{outputs_})"] if impl_name else []
+    kernel_class = "StructuredKernel" if impl_name else "MetaStructuredKernel"
     out = [
         "",
         "",
@@ -462,8 +457,7 @@ def _structured_wrappers(
     for f, kind in variants:
         wrapper = f"wrapper_{key}_{f.ident}"
         if kind == "functional":
-            # Note [A functional wrapper's undefined outputs] in aten/codegen.py
-            outputs = "[" + ", ".join(["UNDEFINED_TENSOR"] * n_out) + "]"
+            outputs = "[" + ", ".join(["UNDEFINED_TENSOR"] * n_out) + "]"  # see aten/codegen.py
         elif kind == "inplace":
             outputs = "[args[0]]"
         else:
