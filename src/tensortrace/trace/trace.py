@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat, starmap
 from typing import Any
 
 from tensortrace.trace.chrome import chrome_trace, write_chrome_trace
@@ -24,6 +25,24 @@ FORMAT_VERSION = 2  # trace/format.py's VERSION (format.py imports json: loaded 
 # holds ~5 MB); a recording of fewer events keeps the recorder's list of Events, which every
 # consumer reads alike (save and the Chrome export build the columns from it then).
 COLUMNS_FROM = 4096
+
+
+def events_of_rows(rows: list[tuple[Any, ...]]) -> Sequence[Event]:
+    """A stopped recording's events, from its rows (Note [Events made when the recording stops]
+    in recorder.py): columns from COLUMNS_FROM events on (unless an args object is not JSON
+    data, which columns cannot hold), else a list of Events, made in one C loop."""
+    if len(rows) >= COLUMNS_FROM:
+        from tensortrace.trace.format import gc_paused
+
+        with gc_paused():
+            try:
+                return EventColumns.from_events(rows)
+            except (TypeError, ValueError):
+                pass
+    return list(starmap(_tuple_new, zip(repeat(Event), rows)))
+
+
+_tuple_new = tuple.__new__
 
 
 @dataclass
@@ -54,8 +73,10 @@ class FrameNode:
 class Trace:
     """The events of one `tensortrace.record()` block and the sites their frames point to."""
 
-    # a list while recording (the recorder appends to it); EventColumns once finished or
-    # loaded (columns.py): a read-only Sequence that builds each Event when it is read
+    # while recording, the recorder's list of rows (each event's fields as a plain tuple, Note
+    # [Events made when the recording stops] in recorder.py); once finished, a list of Events,
+    # or EventColumns (columns.py, from COLUMNS_FROM events on, or loaded from a file): a
+    # read-only Sequence that builds each Event when it is read
     events: Sequence[Event]
     sites: list[FrameSite]
     meta: dict[str, Any] = field(default_factory=dict)
