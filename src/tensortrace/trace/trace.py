@@ -22,8 +22,8 @@ from tensortrace.trace.schema import ALLOC, FREE
 FORMAT_VERSION = 2  # trace/format.py's VERSION (format.py imports json: loaded on first use)
 # Note [Small traces stay lists]: columns (columns.py) cost ~2 us per event to build, mostly
 # each args object's JSON text, and pay back in RAM only at scale (a 10k-event trace's list
-# holds ~5 MB); a recording of fewer events keeps the recorder's list of Events, which every
-# consumer reads alike (save and the Chrome export build the columns from it then).
+# holds ~5 MB); a recording of fewer events becomes a list of Events (events_of_rows), which
+# every consumer reads alike (save and the Chrome export build the columns from it then).
 COLUMNS_FROM = 4096
 
 
