@@ -261,9 +261,9 @@ class Trace:
         return len(self.events)
 
     def compact(self) -> None:
-        """Hold the events as columns (columns.py): done when a recording of at least
-        COLUMNS_FROM events finishes. A trace whose args are not JSON data (so could not be
-        saved either) keeps its list."""
+        """Hold a list of at least COLUMNS_FROM events as columns (columns.py), as a finished
+        recording's rows become (events_of_rows). A trace whose args are not JSON data (so
+        could not be saved either) keeps its list."""
         if len(self.events) >= COLUMNS_FROM and not isinstance(self.events, EventColumns):
             from tensortrace.trace.format import gc_paused
 
