@@ -134,6 +134,37 @@ def test_a_small_trace_keeps_the_recorders_list() -> None:
     assert len(t.events) < trace_module.COLUMNS_FROM and isinstance(t.events, list)
 
 
+def test_rows_become_events_when_the_recording_stops() -> None:
+    # Note [Events made when the recording stops]: while recording, each event is a plain row
+    # of its nine fields; the finished trace holds Events with the same fields
+    from tensortrace.trace.events import Event
+
+    with tensortrace.record() as t:
+        f(2)
+        rows = list(t.events)
+    assert all(type(row) is tuple and len(row) == 9 for row in rows)
+    assert all(type(e) is Event for e in t.events) and [tuple(e) for e in t.events] == rows
+    assert [(e.ph, e.name, e.depth, e.site) for e in t.events[:4]] == [
+        ("B", "demo::f", 0, 0),
+        ("B", "demo::g", 1, 1),
+        ("E", "demo::g", 1, 1),
+        ("E", "demo::f", 0, 0),
+    ]
+
+
+def test_a_large_trace_whose_args_are_not_json_keeps_a_list_of_events(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tensortrace.trace.events import Event
+
+    monkeypatch.setattr(trace_module, "COLUMNS_FROM", 0)
+    with tensortrace.record() as t:
+        recorder.instant("names", "python", "names", names={"x": object()})
+        f(1)
+    assert isinstance(t.events, list) and all(type(e) is Event for e in t.events)
+    assert t.events[0].kind == "names" and t.events[1].name == "demo::f"
+
+
 def test_a_finished_trace_holds_its_events_as_columns(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

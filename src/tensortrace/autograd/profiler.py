@@ -28,7 +28,7 @@ from typing import Any
 from tensortrace.autograd.profiler_util import EventList, FunctionEvent, FunctionEventAvg
 from tensortrace.trace import FrameSite, recorder
 from tensortrace.trace.schema import ALLOC, BEGIN, END, FREE
-from tensortrace.trace.trace import Trace
+from tensortrace.trace.trace import Trace, events_of_rows
 
 SOURCE = "torch/autograd/profiler.py"
 _sites: dict[str, FrameSite] = {}
@@ -215,8 +215,8 @@ class profile:  # noqa: N801 - torch's name
             return
         recorder.stop(rec)
         meta = {"pid": os.getpid(), "tid": threading.get_native_id()}
-        self.trace = Trace(rec.events, rec.sites, meta, rec.values)
-        self.trace.compact()
+        # its rows become Events, or columns (Note [Events made when the recording stops])
+        self.trace = Trace(events_of_rows(rec.events), rec.sites, meta, rec.values)
         self._function_events = events_from_trace(
             self.trace, self.record_shapes, self.profile_memory
         )

@@ -21,7 +21,7 @@ from tensortrace.trace.errors import TraceFormatError
 from tensortrace.trace.events import LAYERS, Event, FrameSite
 from tensortrace.trace.recorder import frame, summarize, traced
 from tensortrace.trace.source import record_names, run_source
-from tensortrace.trace.trace import FrameNode, Trace
+from tensortrace.trace.trace import FrameNode, Trace, events_of_rows
 
 
 @contextmanager
@@ -35,7 +35,7 @@ def record(**meta: Any) -> Iterator[Trace]:
     """
     rec = recorder.start()
     result = Trace(
-        rec.events,
+        rec.events,  # type: ignore[arg-type] # its rows until it stops: events_of_rows
         rec.sites,
         {"pid": os.getpid(), "tid": threading.get_native_id(), **meta},
         rec.values,
@@ -46,7 +46,8 @@ def record(**meta: Any) -> Iterator[Trace]:
         # the `with` block's own frame: its variables name the tensors that survive
         _record_caller_names(sys._getframe(2))
         recorder.stop(rec)
-        result.compact()  # the recorder's Event list becomes columns (trace/columns.py)
+        # the rows become Events, or columns (Note [Events made when the recording stops])
+        result.events = events_of_rows(rec.events)
 
 
 def _record_caller_names(caller: FrameType) -> None:

@@ -93,9 +93,10 @@ class EventColumns(Sequence[Event]):
         self._limit = _CACHE_SIZE
 
     @classmethod
-    def from_events(cls, events: Iterable[Event]) -> EventColumns:
-        """Columns of Event objects (a recording's list, a format-1 file's rows). Raises
-        TypeError if an args object is not JSON data (its trace could not be saved either)."""
+    def from_events(cls, events: Iterable[tuple[Any, ...]]) -> EventColumns:
+        """Columns of Events, or of their fields as plain tuples (a recording's rows, a format-1
+        file's). Raises TypeError if an args object is not JSON data (its trace could not be
+        saved either)."""
         # format (and json) stay off the import path until a trace is saved
         from tensortrace.trace.format import encode_all
 

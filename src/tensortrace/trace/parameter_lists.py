@@ -47,8 +47,8 @@ def {factory}(fn_, site_, names_{defaults}):
 #
 # Note [What a wrapper reads once]
 # What does not change from one call to the next is not read per call: the site's name and
-# layer, and the recorder's helpers (its clock, `tuple.__new__` and Event, which build an
-# event, the thread check, the describers of Note [A summary by one lookup]). A generated
+# layer, and the recorder's helpers (its clock, the thread check, the describers of Note [A
+# summary by one lookup]). A generated
 # wrapper reads the site's in its factory (closure cells) and the helpers as globals of its
 # file (imported from recorder.py, `now_` and the others: WRAPPER_READS); the body swapped in
 # by code_swap holds them all as constants of its code. Only `recorder.current` and
@@ -61,11 +61,8 @@ _TRACED = """\
         index_ = rec_._site_index[{site}] = len(rec_.sites)
         rec_.sites.append({site})
     events_, depth_ = rec_.events, rec_.depth
-    events_.append(
-        {tuple_new_}(
-            {event_type_},
-            ("{begin}", {name}, {layer}, {now_}() - rec_.t0, depth_, index_, "", args_, 0),
-        )
+    events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+        ("{begin}", {name}, {layer}, {now_}() - rec_.t0, depth_, index_, "", args_, 0)
     )
     rec_.depth = depth_ + 1
     try:
@@ -87,10 +84,7 @@ _TRACED = """\
         except AttributeError:
             outcome_ = {{"result": {describe_}(result_)}}
     events_.append(
-        {tuple_new_}(
-            {event_type_},
-            ("{end}", {name}, {layer}, {now_}() - rec_.t0, depth_, index_, "", outcome_, 0),
-        )
+        ("{end}", {name}, {layer}, {now_}() - rec_.t0, depth_, index_, "", outcome_, 0)
     )
     # a kernel wrote memory, or a top-level call finished: read what tensors hold now
     if (depth_ == 0 or {layer} == "kernel") and {recorder}.capture_values is not None:
@@ -101,8 +95,6 @@ _TRACED = """\
 WRAPPER_READS = (
     "get_ident_",
     "now_",
-    "tuple_new_",
-    "event_type_",
     "plain_",
     "summary_",
     "describe_",

@@ -25,7 +25,7 @@ from tensortrace.trace.arguments import (
     describe_args,
     summarize,
 )
-from tensortrace.trace.events import BEGIN, END, INSTANT, Event, FrameSite
+from tensortrace.trace.events import BEGIN, END, INSTANT, FrameSite
 from tensortrace.trace.parameter_lists import (
     _RESERVED,
     PARAMETER_LISTS_SEEN,
@@ -36,19 +36,28 @@ from tensortrace.trace.parameter_lists import (
     parameter_list,
 )
 
-# an Event from its 9 fields is built in C, by `_tuple_new(Event, fields)`: a NamedTuple's own
-# __new__ is a Python function, and the recorder makes one Event per step (a partial of
-# tuple.__new__, as columns.py has, costs a sixth more per event)
-_tuple_new = tuple.__new__
+# Note [Events made when the recording stops]
+# An Event is a NamedTuple, whose own __new__ is a Python function; from its 9 fields it is made
+# in C by `tuple.__new__(Event, fields)`, which still costs ~1,400 CPU instructions per step
+# called from bytecode (an argument tuple, its slice, the copy): a tenth of a traced seed
+# expression. So while recording, each step appends its fields as a plain tuple, a row, to
+# `Recorder.events` (the nine of Event, in its order), and the rows become Events when the
+# recording stops, in one C loop (trace.events_of_rows: `starmap` hands tuple.__new__ each
+# (Event, row) pair as its argument tuple, ~1,150 instructions per event), or straight into
+# columns for a large recording (Note [Small traces stay lists] in trace.py), with no Event
+# made at all. Until the recording stops a Trace's `events` is this list of rows: the same
+# fields in the same order, read by index (`row[0]` is the phase), not by name. A row appended
+# after the recording stopped (the end of a frame still open then) is not part of the trace.
+# Only the rows the recording made while active are, in the order they were appended.
 _new_site = functools.partial(tuple.__new__, FrameSite)  # one per traced function at import
 _now = time.perf_counter_ns
 
 # what a traced wrapper reads while recording (Note [A traced wrapper records its own frame]),
 # under the names its body reads them by (parameter_lists.WRAPPER_READS, Note [What a wrapper
-# reads once]; the generated files import these): the thread check, the clock, what builds an
-# event, and how it describes a value: the plain types (kept as themselves), the summary
+# reads once]; the generated files import these): the thread check, the clock, and how it
+# describes a value: the plain types (kept as themselves), the summary
 # function by type (Note [A summary by one lookup]), and summarize for the rest
-get_ident_, now_, tuple_new_, event_type_ = get_ident, _now, _tuple_new, Event
+get_ident_, now_ = get_ident, _now
 plain_, summary_, describe_ = _PLAIN_TYPES, DESCRIBE_BY_TYPE.get, summarize
 # Note [One dict for every None result]: about a third of all frames return None (kernels,
 # functions that write an out argument), and an event's args are never edited (Event): they
@@ -73,7 +82,8 @@ class Recorder:
     """
 
     def __init__(self) -> None:
-        self.events: list[Event] = []
+        # Note [Events made when the recording stops]: each step's fields, a row per event
+        self.events: list[tuple[Any, ...]] = []
         self.sites: list[FrameSite] = []
         # Note [Sites by value]: a site's index, found by the site itself. A FrameSite is a
         # tuple of strings, hashed and compared in C (its strings' hashes are cached): one
@@ -117,21 +127,11 @@ class Recorder:
             depth = self.depth
             self.depth = depth + 1
         index = self._site_index.get(site)  # Note [Sites by value]
+        if index is None:
+            index = self._site(site)
+        # a row: Note [Events made when the recording stops]
         self.events.append(
-            _tuple_new(
-                Event,
-                (
-                    BEGIN,
-                    site.name,
-                    site.layer,
-                    _now() - self.t0,
-                    depth,
-                    self._site(site) if index is None else index,
-                    "",
-                    args,
-                    tid,
-                ),
-            )
+            (BEGIN, site.name, site.layer, _now() - self.t0, depth, index, "", args, tid)
         )
 
     def end(self, site: FrameSite, args: dict[str, Any]) -> None:
@@ -143,21 +143,10 @@ class Recorder:
             self.depth -= 1
             depth = self.depth
         index = self._site_index.get(site)
+        if index is None:
+            index = self._site(site)
         self.events.append(
-            _tuple_new(
-                Event,
-                (
-                    END,
-                    site.name,
-                    site.layer,
-                    _now() - self.t0,
-                    depth,
-                    self._site(site) if index is None else index,
-                    "",
-                    args,
-                    tid,
-                ),
-            )
+            (END, site.name, site.layer, _now() - self.t0, depth, index, "", args, tid)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if tid == 0 and capture_values is not None and (site.layer == "kernel" or depth == 0):
@@ -165,12 +154,13 @@ class Recorder:
 
     def instant(self, kind: str, layer: str, name: str, args: dict[str, Any]) -> None:
         if get_ident() == self.ident:  # the tracing thread: ~50 instants per seed expression
-            event = (INSTANT, name, layer, _now() - self.t0, self.depth, -1, kind, args, 0)
+            self.events.append(
+                (INSTANT, name, layer, _now() - self.t0, self.depth, -1, kind, args, 0)
+            )
         else:
             tid = get_native_id()
             depth = self._other_depths.get(tid, 0)
-            event = (INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid)
-        self.events.append(_tuple_new(Event, event))
+            self.events.append((INSTANT, name, layer, _now() - self.t0, depth, -1, kind, args, tid))
 
 
 class _KeepNothing(set[Any]):
@@ -233,9 +223,7 @@ def record_call(
     name, layer = site.name, site.layer
     events = rec.events
     depth = rec.depth
-    events.append(
-        _tuple_new(Event, (BEGIN, name, layer, _now() - rec.t0, depth, index, "", begin_args, 0))
-    )
+    events.append((BEGIN, name, layer, _now() - rec.t0, depth, index, "", begin_args, 0))
     rec.depth = depth + 1
     try:
         result = fn(*args, **kwargs) if kwargs else fn(*args)
@@ -259,9 +247,7 @@ def record_call(
     else:
         described = {}
     rec.depth = depth  # as in a traced wrapper: the frames fn called are balanced
-    events.append(
-        _tuple_new(Event, (END, name, layer, _now() - rec.t0, depth, index, "", described, 0))
-    )
+    events.append((END, name, layer, _now() - rec.t0, depth, index, "", described, 0))
     # a kernel wrote memory, or a top-level call finished: read what tensors hold now
     if (depth == 0 or layer == "kernel") and capture_values is not None:
         capture_values(rec, len(events) - 1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat, starmap
 from typing import Any
 
 from tensortrace.trace.chrome import chrome_trace, write_chrome_trace
@@ -21,9 +22,27 @@ from tensortrace.trace.schema import ALLOC, FREE
 FORMAT_VERSION = 2  # trace/format.py's VERSION (format.py imports json: loaded on first use)
 # Note [Small traces stay lists]: columns (columns.py) cost ~2 us per event to build, mostly
 # each args object's JSON text, and pay back in RAM only at scale (a 10k-event trace's list
-# holds ~5 MB); a recording of fewer events keeps the recorder's list of Events, which every
-# consumer reads alike (save and the Chrome export build the columns from it then).
+# holds ~5 MB); a recording of fewer events becomes a list of Events (events_of_rows), which
+# every consumer reads alike (save and the Chrome export build the columns from it then).
 COLUMNS_FROM = 4096
+
+
+def events_of_rows(rows: list[tuple[Any, ...]]) -> Sequence[Event]:
+    """A stopped recording's events, from its rows (Note [Events made when the recording stops]
+    in recorder.py): columns from COLUMNS_FROM events on (unless an args object is not JSON
+    data, which columns cannot hold), else a list of Events, made in one C loop."""
+    if len(rows) >= COLUMNS_FROM:
+        from tensortrace.trace.format import gc_paused
+
+        with gc_paused():
+            try:
+                return EventColumns.from_events(rows)
+            except (TypeError, ValueError):
+                pass
+    return list(starmap(_tuple_new, zip(repeat(Event), rows)))
+
+
+_tuple_new = tuple.__new__
 
 
 @dataclass
@@ -54,8 +73,10 @@ class FrameNode:
 class Trace:
     """The events of one `tensortrace.record()` block and the sites their frames point to."""
 
-    # a list while recording (the recorder appends to it); EventColumns once finished or
-    # loaded (columns.py): a read-only Sequence that builds each Event when it is read
+    # while recording, the recorder's list of rows (each event's fields as a plain tuple, Note
+    # [Events made when the recording stops] in recorder.py); once finished, a list of Events,
+    # or EventColumns (columns.py, from COLUMNS_FROM events on, or loaded from a file): a
+    # read-only Sequence that builds each Event when it is read
     events: Sequence[Event]
     sites: list[FrameSite]
     meta: dict[str, Any] = field(default_factory=dict)
@@ -240,9 +261,9 @@ class Trace:
         return len(self.events)
 
     def compact(self) -> None:
-        """Hold the events as columns (columns.py): done when a recording of at least
-        COLUMNS_FROM events finishes. A trace whose args are not JSON data (so could not be
-        saved either) keeps its list."""
+        """Hold a list of at least COLUMNS_FROM events as columns (columns.py), as a finished
+        recording's rows become (events_of_rows). A trace whose args are not JSON data (so
+        could not be saved either) keeps its list."""
         if len(self.events) >= COLUMNS_FROM and not isinstance(self.events, EventColumns):
             from tensortrace.trace.format import gc_paused
 

@@ -18,12 +18,10 @@ from typing import Any
 from tensortrace.trace import recorder
 from tensortrace.trace.recorder import (  # Note [What a wrapper reads once]
     describe_,
-    event_type_,
     get_ident_,
     now_,
     plain_,
     summary_,
-    tuple_new_,
 )
 
 
@@ -45,11 +43,8 @@ def traced_0(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -71,10 +66,7 @@ def traced_0(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -97,11 +89,8 @@ def traced_1(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -123,10 +112,7 @@ def traced_1(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -149,11 +135,8 @@ def traced_2(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -175,10 +158,7 @@ def traced_2(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -204,11 +184,8 @@ def traced_3(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -230,10 +207,7 @@ def traced_3(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -259,11 +233,8 @@ def traced_4(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -285,10 +256,7 @@ def traced_4(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -314,11 +282,8 @@ def traced_5(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -340,10 +305,7 @@ def traced_5(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -369,11 +331,8 @@ def traced_6(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -395,10 +354,7 @@ def traced_6(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -424,11 +380,8 @@ def traced_7(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -450,10 +403,7 @@ def traced_7(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -479,11 +429,8 @@ def traced_8(fn_, site_, names_, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -505,10 +452,7 @@ def traced_8(fn_, site_, names_, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -534,11 +478,8 @@ def traced_9(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -560,10 +501,7 @@ def traced_9(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -589,11 +527,8 @@ def traced_10(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -615,10 +550,7 @@ def traced_10(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -644,11 +576,8 @@ def traced_11(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -670,10 +599,7 @@ def traced_11(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -699,11 +625,8 @@ def traced_12(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -725,10 +648,7 @@ def traced_12(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -754,11 +674,8 @@ def traced_13(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -780,10 +697,7 @@ def traced_13(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -809,11 +723,8 @@ def traced_14(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -835,10 +746,7 @@ def traced_14(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -864,11 +772,8 @@ def traced_15(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -890,10 +795,7 @@ def traced_15(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -919,11 +821,8 @@ def traced_16(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -945,10 +844,7 @@ def traced_16(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -974,11 +870,8 @@ def traced_17(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1000,10 +893,7 @@ def traced_17(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1029,11 +919,8 @@ def traced_18(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1055,10 +942,7 @@ def traced_18(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1084,11 +968,8 @@ def traced_19(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1110,10 +991,7 @@ def traced_19(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1139,11 +1017,8 @@ def traced_20(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1165,10 +1040,7 @@ def traced_20(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1194,11 +1066,8 @@ def traced_21(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1220,10 +1089,7 @@ def traced_21(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1249,11 +1115,8 @@ def traced_22(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1275,10 +1138,7 @@ def traced_22(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1304,11 +1164,8 @@ def traced_23(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1330,10 +1187,7 @@ def traced_23(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1359,11 +1213,8 @@ def traced_24(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1385,10 +1236,7 @@ def traced_24(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1414,11 +1262,8 @@ def traced_25(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1440,10 +1285,7 @@ def traced_25(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1469,11 +1311,8 @@ def traced_26(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1495,10 +1334,7 @@ def traced_26(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1524,11 +1360,8 @@ def traced_27(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1550,10 +1383,7 @@ def traced_27(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1579,11 +1409,8 @@ def traced_28(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1605,10 +1432,7 @@ def traced_28(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1634,11 +1458,8 @@ def traced_29(fn_, site_, names_, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1660,10 +1481,7 @@ def traced_29(fn_, site_, names_, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1689,11 +1507,8 @@ def traced_30(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1715,10 +1530,7 @@ def traced_30(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1744,11 +1556,8 @@ def traced_31(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1770,10 +1579,7 @@ def traced_31(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1799,11 +1605,8 @@ def traced_32(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1825,10 +1628,7 @@ def traced_32(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1854,11 +1654,8 @@ def traced_33(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1880,10 +1677,7 @@ def traced_33(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1909,11 +1703,8 @@ def traced_34(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1935,10 +1726,7 @@ def traced_34(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -1964,11 +1752,8 @@ def traced_35(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -1990,10 +1775,7 @@ def traced_35(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2019,11 +1801,8 @@ def traced_36(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2045,10 +1824,7 @@ def traced_36(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2074,11 +1850,8 @@ def traced_37(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2100,10 +1873,7 @@ def traced_37(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2129,11 +1899,8 @@ def traced_38(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2155,10 +1922,7 @@ def traced_38(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2184,11 +1948,8 @@ def traced_39(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2210,10 +1971,7 @@ def traced_39(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2239,11 +1997,8 @@ def traced_40(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2265,10 +2020,7 @@ def traced_40(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2294,11 +2046,8 @@ def traced_41(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2320,10 +2069,7 @@ def traced_41(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2349,11 +2095,8 @@ def traced_42(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2375,10 +2118,7 @@ def traced_42(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2404,11 +2144,8 @@ def traced_43(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2430,10 +2167,7 @@ def traced_43(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2459,11 +2193,8 @@ def traced_44(fn_, site_, names_, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2485,10 +2216,7 @@ def traced_44(fn_, site_, names_, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2514,11 +2242,8 @@ def traced_45(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2540,10 +2265,7 @@ def traced_45(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2569,11 +2291,8 @@ def traced_46(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2595,10 +2314,7 @@ def traced_46(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2624,11 +2340,8 @@ def traced_47(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2650,10 +2363,7 @@ def traced_47(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2679,11 +2389,8 @@ def traced_48(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2705,10 +2412,7 @@ def traced_48(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2734,11 +2438,8 @@ def traced_49(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2760,10 +2461,7 @@ def traced_49(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2789,11 +2487,8 @@ def traced_50(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2815,10 +2510,7 @@ def traced_50(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2844,11 +2536,8 @@ def traced_51(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2870,10 +2559,7 @@ def traced_51(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2899,11 +2585,8 @@ def traced_52(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2925,10 +2608,7 @@ def traced_52(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -2954,11 +2634,8 @@ def traced_53(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -2980,10 +2657,7 @@ def traced_53(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3009,11 +2683,8 @@ def traced_54(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3035,10 +2706,7 @@ def traced_54(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3064,11 +2732,8 @@ def traced_55(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3090,10 +2755,7 @@ def traced_55(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3119,11 +2781,8 @@ def traced_56(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3145,10 +2804,7 @@ def traced_56(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3171,11 +2827,8 @@ def traced_57(fn_, site_, names_, _d1, _d2, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3197,10 +2850,7 @@ def traced_57(fn_, site_, names_, _d1, _d2, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3226,11 +2876,8 @@ def traced_58(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3252,10 +2899,7 @@ def traced_58(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3281,11 +2925,8 @@ def traced_59(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3307,10 +2948,7 @@ def traced_59(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3336,11 +2974,8 @@ def traced_60(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3362,10 +2997,7 @@ def traced_60(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3391,11 +3023,8 @@ def traced_61(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3417,10 +3046,7 @@ def traced_61(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3446,11 +3072,8 @@ def traced_62(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3472,10 +3095,7 @@ def traced_62(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3501,11 +3121,8 @@ def traced_63(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3527,10 +3144,7 @@ def traced_63(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3556,11 +3170,8 @@ def traced_64(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3582,10 +3193,7 @@ def traced_64(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3611,11 +3219,8 @@ def traced_65(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3637,10 +3242,7 @@ def traced_65(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3666,11 +3268,8 @@ def traced_66(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3692,10 +3291,7 @@ def traced_66(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3721,11 +3317,8 @@ def traced_67(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3747,10 +3340,7 @@ def traced_67(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3776,11 +3366,8 @@ def traced_68(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3802,10 +3389,7 @@ def traced_68(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3831,11 +3415,8 @@ def traced_69(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3857,10 +3438,7 @@ def traced_69(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3886,11 +3464,8 @@ def traced_70(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3912,10 +3487,7 @@ def traced_70(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3941,11 +3513,8 @@ def traced_71(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -3967,10 +3536,7 @@ def traced_71(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -3996,11 +3562,8 @@ def traced_72(fn_, site_, names_, _d9):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4022,10 +3585,7 @@ def traced_72(fn_, site_, names_, _d9):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4051,11 +3611,8 @@ def traced_73(fn_, site_, names_, _d11):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4077,10 +3634,7 @@ def traced_73(fn_, site_, names_, _d11):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4106,11 +3660,8 @@ def traced_74(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4132,10 +3683,7 @@ def traced_74(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4161,11 +3709,8 @@ def traced_75(fn_, site_, names_, _d8):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4187,10 +3732,7 @@ def traced_75(fn_, site_, names_, _d8):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4216,11 +3758,8 @@ def traced_76(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4242,10 +3781,7 @@ def traced_76(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4271,11 +3807,8 @@ def traced_77(fn_, site_, names_, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4297,10 +3830,7 @@ def traced_77(fn_, site_, names_, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4326,11 +3856,8 @@ def traced_78(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4352,10 +3879,7 @@ def traced_78(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4381,11 +3905,8 @@ def traced_79(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4407,10 +3928,7 @@ def traced_79(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4436,11 +3954,8 @@ def traced_80(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4462,10 +3977,7 @@ def traced_80(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4491,11 +4003,8 @@ def traced_81(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4517,10 +4026,7 @@ def traced_81(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4546,11 +4052,8 @@ def traced_82(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4572,10 +4075,7 @@ def traced_82(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4601,11 +4101,8 @@ def traced_83(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4627,10 +4124,7 @@ def traced_83(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4656,11 +4150,8 @@ def traced_84(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4682,10 +4173,7 @@ def traced_84(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4711,11 +4199,8 @@ def traced_85(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4737,10 +4222,7 @@ def traced_85(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4766,11 +4248,8 @@ def traced_86(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4792,10 +4271,7 @@ def traced_86(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4821,11 +4297,8 @@ def traced_87(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4847,10 +4320,7 @@ def traced_87(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4876,11 +4346,8 @@ def traced_88(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4902,10 +4369,7 @@ def traced_88(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4931,11 +4395,8 @@ def traced_89(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -4957,10 +4418,7 @@ def traced_89(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -4986,11 +4444,8 @@ def traced_90(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5012,10 +4467,7 @@ def traced_90(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5041,11 +4493,8 @@ def traced_91(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5067,10 +4516,7 @@ def traced_91(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5096,11 +4542,8 @@ def traced_92(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5122,10 +4565,7 @@ def traced_92(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5151,11 +4591,8 @@ def traced_93(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5177,10 +4614,7 @@ def traced_93(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5206,11 +4640,8 @@ def traced_94(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5232,10 +4663,7 @@ def traced_94(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5261,11 +4689,8 @@ def traced_95(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5287,10 +4712,7 @@ def traced_95(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5316,11 +4738,8 @@ def traced_96(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5342,10 +4761,7 @@ def traced_96(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5371,11 +4787,8 @@ def traced_97(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5397,10 +4810,7 @@ def traced_97(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5426,11 +4836,8 @@ def traced_98(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5452,10 +4859,7 @@ def traced_98(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5481,11 +4885,8 @@ def traced_99(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5507,10 +4908,7 @@ def traced_99(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5536,11 +4934,8 @@ def traced_100(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5562,10 +4957,7 @@ def traced_100(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5591,11 +4983,8 @@ def traced_101(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5617,10 +5006,7 @@ def traced_101(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5646,11 +5032,8 @@ def traced_102(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5672,10 +5055,7 @@ def traced_102(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5701,11 +5081,8 @@ def traced_103(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5727,10 +5104,7 @@ def traced_103(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5756,11 +5130,8 @@ def traced_104(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5782,10 +5153,7 @@ def traced_104(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5811,11 +5179,8 @@ def traced_105(fn_, site_, names_, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5837,10 +5202,7 @@ def traced_105(fn_, site_, names_, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5866,11 +5228,8 @@ def traced_106(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5892,10 +5251,7 @@ def traced_106(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5921,11 +5277,8 @@ def traced_107(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -5947,10 +5300,7 @@ def traced_107(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -5976,11 +5326,8 @@ def traced_108(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6002,10 +5349,7 @@ def traced_108(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6031,11 +5375,8 @@ def traced_109(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6057,10 +5398,7 @@ def traced_109(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6086,11 +5424,8 @@ def traced_110(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6112,10 +5447,7 @@ def traced_110(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6141,11 +5473,8 @@ def traced_111(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6167,10 +5496,7 @@ def traced_111(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6196,11 +5522,8 @@ def traced_112(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6222,10 +5545,7 @@ def traced_112(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6251,11 +5571,8 @@ def traced_113(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6277,10 +5594,7 @@ def traced_113(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6306,11 +5620,8 @@ def traced_114(fn_, site_, names_, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6332,10 +5643,7 @@ def traced_114(fn_, site_, names_, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6361,11 +5669,8 @@ def traced_115(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6387,10 +5692,7 @@ def traced_115(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6416,11 +5718,8 @@ def traced_116(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6442,10 +5741,7 @@ def traced_116(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6471,11 +5767,8 @@ def traced_117(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6497,10 +5790,7 @@ def traced_117(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6526,11 +5816,8 @@ def traced_118(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6552,10 +5839,7 @@ def traced_118(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6581,11 +5865,8 @@ def traced_119(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6607,10 +5888,7 @@ def traced_119(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6636,11 +5914,8 @@ def traced_120(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6662,10 +5937,7 @@ def traced_120(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6691,11 +5963,8 @@ def traced_121(fn_, site_, names_, _d7):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6717,10 +5986,7 @@ def traced_121(fn_, site_, names_, _d7):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6746,11 +6012,8 @@ def traced_122(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6772,10 +6035,7 @@ def traced_122(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6801,11 +6061,8 @@ def traced_123(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6827,10 +6084,7 @@ def traced_123(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6856,11 +6110,8 @@ def traced_124(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6882,10 +6133,7 @@ def traced_124(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6911,11 +6159,8 @@ def traced_125(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6937,10 +6182,7 @@ def traced_125(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -6966,11 +6208,8 @@ def traced_126(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -6992,10 +6231,7 @@ def traced_126(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7021,11 +6257,8 @@ def traced_127(fn_, site_, names_, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7047,10 +6280,7 @@ def traced_127(fn_, site_, names_, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7076,11 +6306,8 @@ def traced_128(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7102,10 +6329,7 @@ def traced_128(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7131,11 +6355,8 @@ def traced_129(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7157,10 +6378,7 @@ def traced_129(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7186,11 +6404,8 @@ def traced_130(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7212,10 +6427,7 @@ def traced_130(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7241,11 +6453,8 @@ def traced_131(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7267,10 +6476,7 @@ def traced_131(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7296,11 +6502,8 @@ def traced_132(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7322,10 +6525,7 @@ def traced_132(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7351,11 +6551,8 @@ def traced_133(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7377,10 +6574,7 @@ def traced_133(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7406,11 +6600,8 @@ def traced_134(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7432,10 +6623,7 @@ def traced_134(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7461,11 +6649,8 @@ def traced_135(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7487,10 +6672,7 @@ def traced_135(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7516,11 +6698,8 @@ def traced_136(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7542,10 +6721,7 @@ def traced_136(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7571,11 +6747,8 @@ def traced_137(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7597,10 +6770,7 @@ def traced_137(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7626,11 +6796,8 @@ def traced_138(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7652,10 +6819,7 @@ def traced_138(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7681,11 +6845,8 @@ def traced_139(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7707,10 +6868,7 @@ def traced_139(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7736,11 +6894,8 @@ def traced_140(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7762,10 +6917,7 @@ def traced_140(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7791,11 +6943,8 @@ def traced_141(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7817,10 +6966,7 @@ def traced_141(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7846,11 +6992,8 @@ def traced_142(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7872,10 +7015,7 @@ def traced_142(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7901,11 +7041,8 @@ def traced_143(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7927,10 +7064,7 @@ def traced_143(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -7956,11 +7090,8 @@ def traced_144(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -7982,10 +7113,7 @@ def traced_144(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8011,11 +7139,8 @@ def traced_145(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8037,10 +7162,7 @@ def traced_145(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8066,11 +7188,8 @@ def traced_146(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8092,10 +7211,7 @@ def traced_146(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8121,11 +7237,8 @@ def traced_147(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8147,10 +7260,7 @@ def traced_147(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8176,11 +7286,8 @@ def traced_148(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8202,10 +7309,7 @@ def traced_148(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8231,11 +7335,8 @@ def traced_149(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8257,10 +7358,7 @@ def traced_149(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8286,11 +7384,8 @@ def traced_150(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8312,10 +7407,7 @@ def traced_150(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8341,11 +7433,8 @@ def traced_151(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8367,10 +7456,7 @@ def traced_151(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8396,11 +7482,8 @@ def traced_152(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8422,10 +7505,7 @@ def traced_152(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8451,11 +7531,8 @@ def traced_153(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8477,10 +7554,7 @@ def traced_153(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8506,11 +7580,8 @@ def traced_154(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8532,10 +7603,7 @@ def traced_154(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8561,11 +7629,8 @@ def traced_155(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8587,10 +7652,7 @@ def traced_155(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8616,11 +7678,8 @@ def traced_156(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8642,10 +7701,7 @@ def traced_156(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8671,11 +7727,8 @@ def traced_157(fn_, site_, names_, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8697,10 +7750,7 @@ def traced_157(fn_, site_, names_, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8726,11 +7776,8 @@ def traced_158(fn_, site_, names_, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8752,10 +7799,7 @@ def traced_158(fn_, site_, names_, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8781,11 +7825,8 @@ def traced_159(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8807,10 +7848,7 @@ def traced_159(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8833,11 +7871,8 @@ def traced_160(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8859,10 +7894,7 @@ def traced_160(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8888,11 +7920,8 @@ def traced_161(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8914,10 +7943,7 @@ def traced_161(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8943,11 +7969,8 @@ def traced_162(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -8969,10 +7992,7 @@ def traced_162(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -8998,11 +8018,8 @@ def traced_163(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9024,10 +8041,7 @@ def traced_163(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9053,11 +8067,8 @@ def traced_164(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9079,10 +8090,7 @@ def traced_164(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9108,11 +8116,8 @@ def traced_165(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9134,10 +8139,7 @@ def traced_165(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9163,11 +8165,8 @@ def traced_166(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9189,10 +8188,7 @@ def traced_166(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9218,11 +8214,8 @@ def traced_167(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9244,10 +8237,7 @@ def traced_167(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9273,11 +8263,8 @@ def traced_168(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9299,10 +8286,7 @@ def traced_168(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9328,11 +8312,8 @@ def traced_169(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9354,10 +8335,7 @@ def traced_169(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9383,11 +8361,8 @@ def traced_170(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9409,10 +8384,7 @@ def traced_170(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9438,11 +8410,8 @@ def traced_171(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9464,10 +8433,7 @@ def traced_171(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9493,11 +8459,8 @@ def traced_172(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9519,10 +8482,7 @@ def traced_172(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9548,11 +8508,8 @@ def traced_173(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9574,10 +8531,7 @@ def traced_173(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9603,11 +8557,8 @@ def traced_174(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9629,10 +8580,7 @@ def traced_174(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9658,11 +8606,8 @@ def traced_175(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9684,10 +8629,7 @@ def traced_175(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9713,11 +8655,8 @@ def traced_176(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9739,10 +8678,7 @@ def traced_176(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9768,11 +8704,8 @@ def traced_177(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9794,10 +8727,7 @@ def traced_177(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9823,11 +8753,8 @@ def traced_178(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9849,10 +8776,7 @@ def traced_178(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9878,11 +8802,8 @@ def traced_179(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9904,10 +8825,7 @@ def traced_179(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9933,11 +8851,8 @@ def traced_180(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -9959,10 +8874,7 @@ def traced_180(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -9988,11 +8900,8 @@ def traced_181(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10014,10 +8923,7 @@ def traced_181(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10043,11 +8949,8 @@ def traced_182(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10069,10 +8972,7 @@ def traced_182(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10098,11 +8998,8 @@ def traced_183(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10124,10 +9021,7 @@ def traced_183(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10153,11 +9047,8 @@ def traced_184(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10179,10 +9070,7 @@ def traced_184(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10208,11 +9096,8 @@ def traced_185(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10234,10 +9119,7 @@ def traced_185(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10263,11 +9145,8 @@ def traced_186(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10289,10 +9168,7 @@ def traced_186(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10318,11 +9194,8 @@ def traced_187(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10344,10 +9217,7 @@ def traced_187(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10373,11 +9243,8 @@ def traced_188(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10399,10 +9266,7 @@ def traced_188(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10428,11 +9292,8 @@ def traced_189(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10454,10 +9315,7 @@ def traced_189(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10483,11 +9341,8 @@ def traced_190(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10509,10 +9364,7 @@ def traced_190(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10538,11 +9390,8 @@ def traced_191(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10564,10 +9413,7 @@ def traced_191(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10593,11 +9439,8 @@ def traced_192(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10619,10 +9462,7 @@ def traced_192(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10648,11 +9488,8 @@ def traced_193(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10674,10 +9511,7 @@ def traced_193(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10703,11 +9537,8 @@ def traced_194(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10729,10 +9560,7 @@ def traced_194(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10758,11 +9586,8 @@ def traced_195(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10784,10 +9609,7 @@ def traced_195(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10813,11 +9635,8 @@ def traced_196(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10839,10 +9658,7 @@ def traced_196(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10868,11 +9684,8 @@ def traced_197(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10894,10 +9707,7 @@ def traced_197(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10923,11 +9733,8 @@ def traced_198(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -10949,10 +9756,7 @@ def traced_198(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -10978,11 +9782,8 @@ def traced_199(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11004,10 +9805,7 @@ def traced_199(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11033,11 +9831,8 @@ def traced_200(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11059,10 +9854,7 @@ def traced_200(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11088,11 +9880,8 @@ def traced_201(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11114,10 +9903,7 @@ def traced_201(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11143,11 +9929,8 @@ def traced_202(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11169,10 +9952,7 @@ def traced_202(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11198,11 +9978,8 @@ def traced_203(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11224,10 +10001,7 @@ def traced_203(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11253,11 +10027,8 @@ def traced_204(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11279,10 +10050,7 @@ def traced_204(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11308,11 +10076,8 @@ def traced_205(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11334,10 +10099,7 @@ def traced_205(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11363,11 +10125,8 @@ def traced_206(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11389,10 +10148,7 @@ def traced_206(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11418,11 +10174,8 @@ def traced_207(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11444,10 +10197,7 @@ def traced_207(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11473,11 +10223,8 @@ def traced_208(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11499,10 +10246,7 @@ def traced_208(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11528,11 +10272,8 @@ def traced_209(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11554,10 +10295,7 @@ def traced_209(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11583,11 +10321,8 @@ def traced_210(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11609,10 +10344,7 @@ def traced_210(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11638,11 +10370,8 @@ def traced_211(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11664,10 +10393,7 @@ def traced_211(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11693,11 +10419,8 @@ def traced_212(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11719,10 +10442,7 @@ def traced_212(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11748,11 +10468,8 @@ def traced_213(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11774,10 +10491,7 @@ def traced_213(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11803,11 +10517,8 @@ def traced_214(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11829,10 +10540,7 @@ def traced_214(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11858,11 +10566,8 @@ def traced_215(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11884,10 +10589,7 @@ def traced_215(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11913,11 +10615,8 @@ def traced_216(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11939,10 +10638,7 @@ def traced_216(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -11968,11 +10664,8 @@ def traced_217(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -11994,10 +10687,7 @@ def traced_217(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12023,11 +10713,8 @@ def traced_218(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12049,10 +10736,7 @@ def traced_218(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12078,11 +10762,8 @@ def traced_219(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12104,10 +10785,7 @@ def traced_219(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12133,11 +10811,8 @@ def traced_220(fn_, site_, names_, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12159,10 +10834,7 @@ def traced_220(fn_, site_, names_, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12188,11 +10860,8 @@ def traced_221(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12214,10 +10883,7 @@ def traced_221(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12243,11 +10909,8 @@ def traced_222(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12269,10 +10932,7 @@ def traced_222(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12298,11 +10958,8 @@ def traced_223(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12324,10 +10981,7 @@ def traced_223(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12353,11 +11007,8 @@ def traced_224(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12379,10 +11030,7 @@ def traced_224(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12408,11 +11056,8 @@ def traced_225(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12434,10 +11079,7 @@ def traced_225(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12463,11 +11105,8 @@ def traced_226(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12489,10 +11128,7 @@ def traced_226(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12518,11 +11154,8 @@ def traced_227(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12544,10 +11177,7 @@ def traced_227(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12573,11 +11203,8 @@ def traced_228(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12599,10 +11226,7 @@ def traced_228(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12628,11 +11252,8 @@ def traced_229(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12654,10 +11275,7 @@ def traced_229(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12683,11 +11301,8 @@ def traced_230(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12709,10 +11324,7 @@ def traced_230(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12738,11 +11350,8 @@ def traced_231(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12764,10 +11373,7 @@ def traced_231(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12793,11 +11399,8 @@ def traced_232(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12819,10 +11422,7 @@ def traced_232(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12848,11 +11448,8 @@ def traced_233(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12874,10 +11471,7 @@ def traced_233(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12903,11 +11497,8 @@ def traced_234(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12929,10 +11520,7 @@ def traced_234(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -12958,11 +11546,8 @@ def traced_235(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -12984,10 +11569,7 @@ def traced_235(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13013,11 +11595,8 @@ def traced_236(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13039,10 +11618,7 @@ def traced_236(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13068,11 +11644,8 @@ def traced_237(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13094,10 +11667,7 @@ def traced_237(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13123,11 +11693,8 @@ def traced_238(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13149,10 +11716,7 @@ def traced_238(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13178,11 +11742,8 @@ def traced_239(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13204,10 +11765,7 @@ def traced_239(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13233,11 +11791,8 @@ def traced_240(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13259,10 +11814,7 @@ def traced_240(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13288,11 +11840,8 @@ def traced_241(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13314,10 +11863,7 @@ def traced_241(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13343,11 +11889,8 @@ def traced_242(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13369,10 +11912,7 @@ def traced_242(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13398,11 +11938,8 @@ def traced_243(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13424,10 +11961,7 @@ def traced_243(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13453,11 +11987,8 @@ def traced_244(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13479,10 +12010,7 @@ def traced_244(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13508,11 +12036,8 @@ def traced_245(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13534,10 +12059,7 @@ def traced_245(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13563,11 +12085,8 @@ def traced_246(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13589,10 +12108,7 @@ def traced_246(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13618,11 +12134,8 @@ def traced_247(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13644,10 +12157,7 @@ def traced_247(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13673,11 +12183,8 @@ def traced_248(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13699,10 +12206,7 @@ def traced_248(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13728,11 +12232,8 @@ def traced_249(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13754,10 +12255,7 @@ def traced_249(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13783,11 +12281,8 @@ def traced_250(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13809,10 +12304,7 @@ def traced_250(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13838,11 +12330,8 @@ def traced_251(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13864,10 +12353,7 @@ def traced_251(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13893,11 +12379,8 @@ def traced_252(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13919,10 +12402,7 @@ def traced_252(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -13948,11 +12428,8 @@ def traced_253(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -13974,10 +12451,7 @@ def traced_253(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14003,11 +12477,8 @@ def traced_254(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14029,10 +12500,7 @@ def traced_254(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14058,11 +12526,8 @@ def traced_255(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14084,10 +12549,7 @@ def traced_255(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14113,11 +12575,8 @@ def traced_256(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14139,10 +12598,7 @@ def traced_256(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14168,11 +12624,8 @@ def traced_257(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14194,10 +12647,7 @@ def traced_257(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14223,11 +12673,8 @@ def traced_258(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14249,10 +12696,7 @@ def traced_258(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14278,11 +12722,8 @@ def traced_259(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14304,10 +12745,7 @@ def traced_259(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14333,11 +12771,8 @@ def traced_260(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14359,10 +12794,7 @@ def traced_260(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14388,11 +12820,8 @@ def traced_261(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14414,10 +12843,7 @@ def traced_261(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14443,11 +12869,8 @@ def traced_262(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14469,10 +12892,7 @@ def traced_262(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14498,11 +12918,8 @@ def traced_263(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14524,10 +12941,7 @@ def traced_263(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14553,11 +12967,8 @@ def traced_264(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14579,10 +12990,7 @@ def traced_264(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14608,11 +13016,8 @@ def traced_265(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14634,10 +13039,7 @@ def traced_265(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14663,11 +13065,8 @@ def traced_266(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14689,10 +13088,7 @@ def traced_266(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14718,11 +13114,8 @@ def traced_267(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14744,10 +13137,7 @@ def traced_267(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14773,11 +13163,8 @@ def traced_268(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14799,10 +13186,7 @@ def traced_268(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14828,11 +13212,8 @@ def traced_269(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14854,10 +13235,7 @@ def traced_269(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14883,11 +13261,8 @@ def traced_270(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14909,10 +13284,7 @@ def traced_270(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14938,11 +13310,8 @@ def traced_271(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -14964,10 +13333,7 @@ def traced_271(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -14993,11 +13359,8 @@ def traced_272(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15019,10 +13382,7 @@ def traced_272(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15048,11 +13408,8 @@ def traced_273(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15074,10 +13431,7 @@ def traced_273(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15103,11 +13457,8 @@ def traced_274(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15129,10 +13480,7 @@ def traced_274(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15158,11 +13506,8 @@ def traced_275(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15184,10 +13529,7 @@ def traced_275(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15213,11 +13555,8 @@ def traced_276(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15239,10 +13578,7 @@ def traced_276(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15268,11 +13604,8 @@ def traced_277(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15294,10 +13627,7 @@ def traced_277(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15323,11 +13653,8 @@ def traced_278(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15349,10 +13676,7 @@ def traced_278(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15378,11 +13702,8 @@ def traced_279(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15404,10 +13725,7 @@ def traced_279(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15433,11 +13751,8 @@ def traced_280(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15459,10 +13774,7 @@ def traced_280(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15488,11 +13800,8 @@ def traced_281(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15514,10 +13823,7 @@ def traced_281(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15543,11 +13849,8 @@ def traced_282(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15569,10 +13872,7 @@ def traced_282(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15598,11 +13898,8 @@ def traced_283(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15624,10 +13921,7 @@ def traced_283(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15653,11 +13947,8 @@ def traced_284(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15679,10 +13970,7 @@ def traced_284(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15708,11 +13996,8 @@ def traced_285(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15734,10 +14019,7 @@ def traced_285(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15763,11 +14045,8 @@ def traced_286(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15789,10 +14068,7 @@ def traced_286(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15818,11 +14094,8 @@ def traced_287(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15844,10 +14117,7 @@ def traced_287(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15873,11 +14143,8 @@ def traced_288(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15899,10 +14166,7 @@ def traced_288(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15928,11 +14192,8 @@ def traced_289(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -15954,10 +14215,7 @@ def traced_289(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -15983,11 +14241,8 @@ def traced_290(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16009,10 +14264,7 @@ def traced_290(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16038,11 +14290,8 @@ def traced_291(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16064,10 +14313,7 @@ def traced_291(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16093,11 +14339,8 @@ def traced_292(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16119,10 +14362,7 @@ def traced_292(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16148,11 +14388,8 @@ def traced_293(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16174,10 +14411,7 @@ def traced_293(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16203,11 +14437,8 @@ def traced_294(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16229,10 +14460,7 @@ def traced_294(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16258,11 +14486,8 @@ def traced_295(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16284,10 +14509,7 @@ def traced_295(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16313,11 +14535,8 @@ def traced_296(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16339,10 +14558,7 @@ def traced_296(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16368,11 +14584,8 @@ def traced_297(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16394,10 +14607,7 @@ def traced_297(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16423,11 +14633,8 @@ def traced_298(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16449,10 +14656,7 @@ def traced_298(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16478,11 +14682,8 @@ def traced_299(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16504,10 +14705,7 @@ def traced_299(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16533,11 +14731,8 @@ def traced_300(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16559,10 +14754,7 @@ def traced_300(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16588,11 +14780,8 @@ def traced_301(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16614,10 +14803,7 @@ def traced_301(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16643,11 +14829,8 @@ def traced_302(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16669,10 +14852,7 @@ def traced_302(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16698,11 +14878,8 @@ def traced_303(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16724,10 +14901,7 @@ def traced_303(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16753,11 +14927,8 @@ def traced_304(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16779,10 +14950,7 @@ def traced_304(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16808,11 +14976,8 @@ def traced_305(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16834,10 +14999,7 @@ def traced_305(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16863,11 +15025,8 @@ def traced_306(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16889,10 +15048,7 @@ def traced_306(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16918,11 +15074,8 @@ def traced_307(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16944,10 +15097,7 @@ def traced_307(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -16973,11 +15123,8 @@ def traced_308(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -16999,10 +15146,7 @@ def traced_308(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17028,11 +15172,8 @@ def traced_309(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17054,10 +15195,7 @@ def traced_309(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17083,11 +15221,8 @@ def traced_310(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17109,10 +15244,7 @@ def traced_310(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17138,11 +15270,8 @@ def traced_311(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17164,10 +15293,7 @@ def traced_311(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17193,11 +15319,8 @@ def traced_312(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17219,10 +15342,7 @@ def traced_312(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17248,11 +15368,8 @@ def traced_313(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17274,10 +15391,7 @@ def traced_313(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17303,11 +15417,8 @@ def traced_314(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17329,10 +15440,7 @@ def traced_314(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17358,11 +15466,8 @@ def traced_315(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17384,10 +15489,7 @@ def traced_315(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17413,11 +15515,8 @@ def traced_316(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17439,10 +15538,7 @@ def traced_316(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17468,11 +15564,8 @@ def traced_317(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17494,10 +15587,7 @@ def traced_317(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17523,11 +15613,8 @@ def traced_318(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17549,10 +15636,7 @@ def traced_318(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17578,11 +15662,8 @@ def traced_319(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17604,10 +15685,7 @@ def traced_319(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17633,11 +15711,8 @@ def traced_320(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17659,10 +15734,7 @@ def traced_320(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17688,11 +15760,8 @@ def traced_321(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17714,10 +15783,7 @@ def traced_321(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17743,11 +15809,8 @@ def traced_322(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17769,10 +15832,7 @@ def traced_322(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17798,11 +15858,8 @@ def traced_323(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17824,10 +15881,7 @@ def traced_323(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17853,11 +15907,8 @@ def traced_324(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17879,10 +15930,7 @@ def traced_324(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17908,11 +15956,8 @@ def traced_325(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17934,10 +15979,7 @@ def traced_325(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -17963,11 +16005,8 @@ def traced_326(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -17989,10 +16028,7 @@ def traced_326(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18018,11 +16054,8 @@ def traced_327(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18044,10 +16077,7 @@ def traced_327(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18073,11 +16103,8 @@ def traced_328(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18099,10 +16126,7 @@ def traced_328(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18128,11 +16152,8 @@ def traced_329(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18154,10 +16175,7 @@ def traced_329(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18183,11 +16201,8 @@ def traced_330(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18209,10 +16224,7 @@ def traced_330(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18238,11 +16250,8 @@ def traced_331(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18264,10 +16273,7 @@ def traced_331(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18293,11 +16299,8 @@ def traced_332(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18319,10 +16322,7 @@ def traced_332(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18348,11 +16348,8 @@ def traced_333(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18374,10 +16371,7 @@ def traced_333(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18403,11 +16397,8 @@ def traced_334(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18429,10 +16420,7 @@ def traced_334(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18458,11 +16446,8 @@ def traced_335(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18484,10 +16469,7 @@ def traced_335(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18513,11 +16495,8 @@ def traced_336(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18539,10 +16518,7 @@ def traced_336(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18568,11 +16544,8 @@ def traced_337(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18594,10 +16567,7 @@ def traced_337(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18623,11 +16593,8 @@ def traced_338(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18649,10 +16616,7 @@ def traced_338(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18678,11 +16642,8 @@ def traced_339(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18704,10 +16665,7 @@ def traced_339(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18733,11 +16691,8 @@ def traced_340(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18759,10 +16714,7 @@ def traced_340(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18788,11 +16740,8 @@ def traced_341(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18814,10 +16763,7 @@ def traced_341(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18843,11 +16789,8 @@ def traced_342(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18869,10 +16812,7 @@ def traced_342(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18898,11 +16838,8 @@ def traced_343(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18924,10 +16861,7 @@ def traced_343(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -18953,11 +16887,8 @@ def traced_344(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -18979,10 +16910,7 @@ def traced_344(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19005,11 +16933,8 @@ def traced_345(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19031,10 +16956,7 @@ def traced_345(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19060,11 +16982,8 @@ def traced_346(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19086,10 +17005,7 @@ def traced_346(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19115,11 +17031,8 @@ def traced_347(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19141,10 +17054,7 @@ def traced_347(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19170,11 +17080,8 @@ def traced_348(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19196,10 +17103,7 @@ def traced_348(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19225,11 +17129,8 @@ def traced_349(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19251,10 +17152,7 @@ def traced_349(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19280,11 +17178,8 @@ def traced_350(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19306,10 +17201,7 @@ def traced_350(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19335,11 +17227,8 @@ def traced_351(fn_, site_, names_, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19361,10 +17250,7 @@ def traced_351(fn_, site_, names_, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19390,11 +17276,8 @@ def traced_352(fn_, site_, names_, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19416,10 +17299,7 @@ def traced_352(fn_, site_, names_, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19445,11 +17325,8 @@ def traced_353(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19471,10 +17348,7 @@ def traced_353(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19500,11 +17374,8 @@ def traced_354(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19526,10 +17397,7 @@ def traced_354(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19555,11 +17423,8 @@ def traced_355(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19581,10 +17446,7 @@ def traced_355(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19610,11 +17472,8 @@ def traced_356(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19636,10 +17495,7 @@ def traced_356(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19665,11 +17521,8 @@ def traced_357(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19691,10 +17544,7 @@ def traced_357(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19720,11 +17570,8 @@ def traced_358(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19746,10 +17593,7 @@ def traced_358(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19775,11 +17619,8 @@ def traced_359(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19801,10 +17642,7 @@ def traced_359(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19830,11 +17668,8 @@ def traced_360(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19856,10 +17691,7 @@ def traced_360(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19885,11 +17717,8 @@ def traced_361(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19911,10 +17740,7 @@ def traced_361(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19940,11 +17766,8 @@ def traced_362(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -19966,10 +17789,7 @@ def traced_362(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -19995,11 +17815,8 @@ def traced_363(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20021,10 +17838,7 @@ def traced_363(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20050,11 +17864,8 @@ def traced_364(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20076,10 +17887,7 @@ def traced_364(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20105,11 +17913,8 @@ def traced_365(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20131,10 +17936,7 @@ def traced_365(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20160,11 +17962,8 @@ def traced_366(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20186,10 +17985,7 @@ def traced_366(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20215,11 +18011,8 @@ def traced_367(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20241,10 +18034,7 @@ def traced_367(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20270,11 +18060,8 @@ def traced_368(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20296,10 +18083,7 @@ def traced_368(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20325,11 +18109,8 @@ def traced_369(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20351,10 +18132,7 @@ def traced_369(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20380,11 +18158,8 @@ def traced_370(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20406,10 +18181,7 @@ def traced_370(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20435,11 +18207,8 @@ def traced_371(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20461,10 +18230,7 @@ def traced_371(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20490,11 +18256,8 @@ def traced_372(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20516,10 +18279,7 @@ def traced_372(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20545,11 +18305,8 @@ def traced_373(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20571,10 +18328,7 @@ def traced_373(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20600,11 +18354,8 @@ def traced_374(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20626,10 +18377,7 @@ def traced_374(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20655,11 +18403,8 @@ def traced_375(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20681,10 +18426,7 @@ def traced_375(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20710,11 +18452,8 @@ def traced_376(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20736,10 +18475,7 @@ def traced_376(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20765,11 +18501,8 @@ def traced_377(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20791,10 +18524,7 @@ def traced_377(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20820,11 +18550,8 @@ def traced_378(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20846,10 +18573,7 @@ def traced_378(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20875,11 +18599,8 @@ def traced_379(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20901,10 +18622,7 @@ def traced_379(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20930,11 +18648,8 @@ def traced_380(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -20956,10 +18671,7 @@ def traced_380(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -20985,11 +18697,8 @@ def traced_381(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21011,10 +18720,7 @@ def traced_381(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21040,11 +18746,8 @@ def traced_382(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21066,10 +18769,7 @@ def traced_382(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21095,11 +18795,8 @@ def traced_383(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21121,10 +18818,7 @@ def traced_383(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21150,11 +18844,8 @@ def traced_384(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21176,10 +18867,7 @@ def traced_384(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21205,11 +18893,8 @@ def traced_385(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21231,10 +18916,7 @@ def traced_385(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21260,11 +18942,8 @@ def traced_386(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21286,10 +18965,7 @@ def traced_386(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21315,11 +18991,8 @@ def traced_387(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21341,10 +19014,7 @@ def traced_387(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21370,11 +19040,8 @@ def traced_388(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21396,10 +19063,7 @@ def traced_388(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21425,11 +19089,8 @@ def traced_389(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21451,10 +19112,7 @@ def traced_389(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21480,11 +19138,8 @@ def traced_390(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21506,10 +19161,7 @@ def traced_390(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21535,11 +19187,8 @@ def traced_391(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21561,10 +19210,7 @@ def traced_391(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21590,11 +19236,8 @@ def traced_392(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21616,10 +19259,7 @@ def traced_392(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21645,11 +19285,8 @@ def traced_393(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21671,10 +19308,7 @@ def traced_393(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21700,11 +19334,8 @@ def traced_394(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21726,10 +19357,7 @@ def traced_394(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21755,11 +19383,8 @@ def traced_395(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21781,10 +19406,7 @@ def traced_395(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21810,11 +19432,8 @@ def traced_396(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21836,10 +19455,7 @@ def traced_396(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21865,11 +19481,8 @@ def traced_397(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21891,10 +19504,7 @@ def traced_397(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21920,11 +19530,8 @@ def traced_398(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -21946,10 +19553,7 @@ def traced_398(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -21975,11 +19579,8 @@ def traced_399(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22001,10 +19602,7 @@ def traced_399(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22030,11 +19628,8 @@ def traced_400(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22056,10 +19651,7 @@ def traced_400(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22085,11 +19677,8 @@ def traced_401(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22111,10 +19700,7 @@ def traced_401(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22140,11 +19726,8 @@ def traced_402(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22166,10 +19749,7 @@ def traced_402(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22195,11 +19775,8 @@ def traced_403(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22221,10 +19798,7 @@ def traced_403(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22250,11 +19824,8 @@ def traced_404(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22276,10 +19847,7 @@ def traced_404(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22305,11 +19873,8 @@ def traced_405(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22331,10 +19896,7 @@ def traced_405(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22360,11 +19922,8 @@ def traced_406(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22386,10 +19945,7 @@ def traced_406(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22415,11 +19971,8 @@ def traced_407(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22441,10 +19994,7 @@ def traced_407(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22470,11 +20020,8 @@ def traced_408(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22496,10 +20043,7 @@ def traced_408(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22525,11 +20069,8 @@ def traced_409(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22551,10 +20092,7 @@ def traced_409(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22580,11 +20118,8 @@ def traced_410(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22606,10 +20141,7 @@ def traced_410(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22635,11 +20167,8 @@ def traced_411(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22661,10 +20190,7 @@ def traced_411(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22690,11 +20216,8 @@ def traced_412(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22716,10 +20239,7 @@ def traced_412(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22745,11 +20265,8 @@ def traced_413(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22771,10 +20288,7 @@ def traced_413(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22797,11 +20311,8 @@ def traced_414(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22823,10 +20334,7 @@ def traced_414(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22852,11 +20360,8 @@ def traced_415(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22878,10 +20383,7 @@ def traced_415(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22907,11 +20409,8 @@ def traced_416(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22933,10 +20432,7 @@ def traced_416(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -22962,11 +20458,8 @@ def traced_417(fn_, site_, names_, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -22988,10 +20481,7 @@ def traced_417(fn_, site_, names_, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23017,11 +20507,8 @@ def traced_418(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23043,10 +20530,7 @@ def traced_418(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23072,11 +20556,8 @@ def traced_419(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23098,10 +20579,7 @@ def traced_419(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23127,11 +20605,8 @@ def traced_420(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23153,10 +20628,7 @@ def traced_420(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23182,11 +20654,8 @@ def traced_421(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23208,10 +20677,7 @@ def traced_421(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23237,11 +20703,8 @@ def traced_422(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23263,10 +20726,7 @@ def traced_422(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23292,11 +20752,8 @@ def traced_423(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23318,10 +20775,7 @@ def traced_423(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23347,11 +20801,8 @@ def traced_424(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23373,10 +20824,7 @@ def traced_424(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23402,11 +20850,8 @@ def traced_425(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23428,10 +20873,7 @@ def traced_425(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23457,11 +20899,8 @@ def traced_426(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23483,10 +20922,7 @@ def traced_426(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23512,11 +20948,8 @@ def traced_427(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23538,10 +20971,7 @@ def traced_427(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23567,11 +20997,8 @@ def traced_428(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23593,10 +21020,7 @@ def traced_428(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23622,11 +21046,8 @@ def traced_429(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23648,10 +21069,7 @@ def traced_429(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23677,11 +21095,8 @@ def traced_430(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23703,10 +21118,7 @@ def traced_430(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23732,11 +21144,8 @@ def traced_431(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23758,10 +21167,7 @@ def traced_431(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23787,11 +21193,8 @@ def traced_432(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23813,10 +21216,7 @@ def traced_432(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23842,11 +21242,8 @@ def traced_433(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23868,10 +21265,7 @@ def traced_433(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23897,11 +21291,8 @@ def traced_434(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23923,10 +21314,7 @@ def traced_434(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -23952,11 +21340,8 @@ def traced_435(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -23978,10 +21363,7 @@ def traced_435(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24007,11 +21389,8 @@ def traced_436(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24033,10 +21412,7 @@ def traced_436(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24062,11 +21438,8 @@ def traced_437(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24088,10 +21461,7 @@ def traced_437(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24117,11 +21487,8 @@ def traced_438(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24143,10 +21510,7 @@ def traced_438(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24172,11 +21536,8 @@ def traced_439(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24198,10 +21559,7 @@ def traced_439(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24227,11 +21585,8 @@ def traced_440(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24253,10 +21608,7 @@ def traced_440(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24282,11 +21634,8 @@ def traced_441(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24308,10 +21657,7 @@ def traced_441(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24337,11 +21683,8 @@ def traced_442(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24363,10 +21706,7 @@ def traced_442(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24392,11 +21732,8 @@ def traced_443(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24418,10 +21755,7 @@ def traced_443(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24447,11 +21781,8 @@ def traced_444(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24473,10 +21804,7 @@ def traced_444(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24502,11 +21830,8 @@ def traced_445(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24528,10 +21853,7 @@ def traced_445(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24557,11 +21879,8 @@ def traced_446(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24583,10 +21902,7 @@ def traced_446(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24612,11 +21928,8 @@ def traced_447(fn_, site_, names_, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24638,10 +21951,7 @@ def traced_447(fn_, site_, names_, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24667,11 +21977,8 @@ def traced_448(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24693,10 +22000,7 @@ def traced_448(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24722,11 +22026,8 @@ def traced_449(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24748,10 +22049,7 @@ def traced_449(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24777,11 +22075,8 @@ def traced_450(fn_, site_, names_, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24803,10 +22098,7 @@ def traced_450(fn_, site_, names_, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24832,11 +22124,8 @@ def traced_451(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24858,10 +22147,7 @@ def traced_451(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24887,11 +22173,8 @@ def traced_452(fn_, site_, names_, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24913,10 +22196,7 @@ def traced_452(fn_, site_, names_, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24942,11 +22222,8 @@ def traced_453(fn_, site_, names_, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -24968,10 +22245,7 @@ def traced_453(fn_, site_, names_, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -24997,11 +22271,8 @@ def traced_454(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25023,10 +22294,7 @@ def traced_454(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25052,11 +22320,8 @@ def traced_455(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25078,10 +22343,7 @@ def traced_455(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25107,11 +22369,8 @@ def traced_456(fn_, site_, names_, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25133,10 +22392,7 @@ def traced_456(fn_, site_, names_, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25162,11 +22418,8 @@ def traced_457(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25188,10 +22441,7 @@ def traced_457(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25217,11 +22467,8 @@ def traced_458(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25243,10 +22490,7 @@ def traced_458(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25272,11 +22516,8 @@ def traced_459(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25298,10 +22539,7 @@ def traced_459(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25327,11 +22565,8 @@ def traced_460(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25353,10 +22588,7 @@ def traced_460(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25382,11 +22614,8 @@ def traced_461(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25408,10 +22637,7 @@ def traced_461(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25437,11 +22663,8 @@ def traced_462(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25463,10 +22686,7 @@ def traced_462(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25492,11 +22712,8 @@ def traced_463(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25518,10 +22735,7 @@ def traced_463(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25547,11 +22761,8 @@ def traced_464(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25573,10 +22784,7 @@ def traced_464(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25602,11 +22810,8 @@ def traced_465(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25628,10 +22833,7 @@ def traced_465(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25657,11 +22859,8 @@ def traced_466(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25683,10 +22882,7 @@ def traced_466(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25712,11 +22908,8 @@ def traced_467(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25738,10 +22931,7 @@ def traced_467(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25767,11 +22957,8 @@ def traced_468(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25793,10 +22980,7 @@ def traced_468(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25822,11 +23006,8 @@ def traced_469(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25848,10 +23029,7 @@ def traced_469(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25877,11 +23055,8 @@ def traced_470(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25903,10 +23078,7 @@ def traced_470(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25932,11 +23104,8 @@ def traced_471(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -25958,10 +23127,7 @@ def traced_471(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -25987,11 +23153,8 @@ def traced_472(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26013,10 +23176,7 @@ def traced_472(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26042,11 +23202,8 @@ def traced_473(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26068,10 +23225,7 @@ def traced_473(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26097,11 +23251,8 @@ def traced_474(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26123,10 +23274,7 @@ def traced_474(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26152,11 +23300,8 @@ def traced_475(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26178,10 +23323,7 @@ def traced_475(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26207,11 +23349,8 @@ def traced_476(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26233,10 +23372,7 @@ def traced_476(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26262,11 +23398,8 @@ def traced_477(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26288,10 +23421,7 @@ def traced_477(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26317,11 +23447,8 @@ def traced_478(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26343,10 +23470,7 @@ def traced_478(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26372,11 +23496,8 @@ def traced_479(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26398,10 +23519,7 @@ def traced_479(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26427,11 +23545,8 @@ def traced_480(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26453,10 +23568,7 @@ def traced_480(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26482,11 +23594,8 @@ def traced_481(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26508,10 +23617,7 @@ def traced_481(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26537,11 +23643,8 @@ def traced_482(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26563,10 +23666,7 @@ def traced_482(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26592,11 +23692,8 @@ def traced_483(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26618,10 +23715,7 @@ def traced_483(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26647,11 +23741,8 @@ def traced_484(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26673,10 +23764,7 @@ def traced_484(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26702,11 +23790,8 @@ def traced_485(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26728,10 +23813,7 @@ def traced_485(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26757,11 +23839,8 @@ def traced_486(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26783,10 +23862,7 @@ def traced_486(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26812,11 +23888,8 @@ def traced_487(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26838,10 +23911,7 @@ def traced_487(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26867,11 +23937,8 @@ def traced_488(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26893,10 +23960,7 @@ def traced_488(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26922,11 +23986,8 @@ def traced_489(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -26948,10 +24009,7 @@ def traced_489(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -26977,11 +24035,8 @@ def traced_490(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27003,10 +24058,7 @@ def traced_490(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27032,11 +24084,8 @@ def traced_491(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27058,10 +24107,7 @@ def traced_491(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27087,11 +24133,8 @@ def traced_492(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27113,10 +24156,7 @@ def traced_492(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27142,11 +24182,8 @@ def traced_493(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27168,10 +24205,7 @@ def traced_493(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27197,11 +24231,8 @@ def traced_494(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27223,10 +24254,7 @@ def traced_494(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27252,11 +24280,8 @@ def traced_495(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27278,10 +24303,7 @@ def traced_495(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27307,11 +24329,8 @@ def traced_496(fn_, site_, names_, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27333,10 +24352,7 @@ def traced_496(fn_, site_, names_, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27362,11 +24378,8 @@ def traced_497(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27388,10 +24401,7 @@ def traced_497(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27417,11 +24427,8 @@ def traced_498(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27443,10 +24450,7 @@ def traced_498(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27472,11 +24476,8 @@ def traced_499(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27498,10 +24499,7 @@ def traced_499(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27527,11 +24525,8 @@ def traced_500(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27553,10 +24548,7 @@ def traced_500(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27582,11 +24574,8 @@ def traced_501(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27608,10 +24597,7 @@ def traced_501(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27637,11 +24623,8 @@ def traced_502(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27663,10 +24646,7 @@ def traced_502(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27692,11 +24672,8 @@ def traced_503(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27718,10 +24695,7 @@ def traced_503(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27747,11 +24721,8 @@ def traced_504(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27773,10 +24744,7 @@ def traced_504(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27802,11 +24770,8 @@ def traced_505(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27828,10 +24793,7 @@ def traced_505(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27857,11 +24819,8 @@ def traced_506(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27883,10 +24842,7 @@ def traced_506(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27912,11 +24868,8 @@ def traced_507(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27938,10 +24891,7 @@ def traced_507(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -27967,11 +24917,8 @@ def traced_508(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -27993,10 +24940,7 @@ def traced_508(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28022,11 +24966,8 @@ def traced_509(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28048,10 +24989,7 @@ def traced_509(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28077,11 +25015,8 @@ def traced_510(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28103,10 +25038,7 @@ def traced_510(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28132,11 +25064,8 @@ def traced_511(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28158,10 +25087,7 @@ def traced_511(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28187,11 +25113,8 @@ def traced_512(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28213,10 +25136,7 @@ def traced_512(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28242,11 +25162,8 @@ def traced_513(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28268,10 +25185,7 @@ def traced_513(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28297,11 +25211,8 @@ def traced_514(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28323,10 +25234,7 @@ def traced_514(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28352,11 +25260,8 @@ def traced_515(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28378,10 +25283,7 @@ def traced_515(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28407,11 +25309,8 @@ def traced_516(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28433,10 +25332,7 @@ def traced_516(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28462,11 +25358,8 @@ def traced_517(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28488,10 +25381,7 @@ def traced_517(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28517,11 +25407,8 @@ def traced_518(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28543,10 +25430,7 @@ def traced_518(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28572,11 +25456,8 @@ def traced_519(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28598,10 +25479,7 @@ def traced_519(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28627,11 +25505,8 @@ def traced_520(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28653,10 +25528,7 @@ def traced_520(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28682,11 +25554,8 @@ def traced_521(fn_, site_, names_, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28708,10 +25577,7 @@ def traced_521(fn_, site_, names_, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28737,11 +25603,8 @@ def traced_522(fn_, site_, names_, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28763,10 +25626,7 @@ def traced_522(fn_, site_, names_, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28792,11 +25652,8 @@ def traced_523(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28818,10 +25675,7 @@ def traced_523(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28847,11 +25701,8 @@ def traced_524(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28873,10 +25724,7 @@ def traced_524(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28902,11 +25750,8 @@ def traced_525(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28928,10 +25773,7 @@ def traced_525(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -28957,11 +25799,8 @@ def traced_526(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -28983,10 +25822,7 @@ def traced_526(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29012,11 +25848,8 @@ def traced_527(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29038,10 +25871,7 @@ def traced_527(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29067,11 +25897,8 @@ def traced_528(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29093,10 +25920,7 @@ def traced_528(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29122,11 +25946,8 @@ def traced_529(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29148,10 +25969,7 @@ def traced_529(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29177,11 +25995,8 @@ def traced_530(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29203,10 +26018,7 @@ def traced_530(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29232,11 +26044,8 @@ def traced_531(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29258,10 +26067,7 @@ def traced_531(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29287,11 +26093,8 @@ def traced_532(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29313,10 +26116,7 @@ def traced_532(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29342,11 +26142,8 @@ def traced_533(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29368,10 +26165,7 @@ def traced_533(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29397,11 +26191,8 @@ def traced_534(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29423,10 +26214,7 @@ def traced_534(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29452,11 +26240,8 @@ def traced_535(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29478,10 +26263,7 @@ def traced_535(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29507,11 +26289,8 @@ def traced_536(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29533,10 +26312,7 @@ def traced_536(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29562,11 +26338,8 @@ def traced_537(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29588,10 +26361,7 @@ def traced_537(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29617,11 +26387,8 @@ def traced_538(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29643,10 +26410,7 @@ def traced_538(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29672,11 +26436,8 @@ def traced_539(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29698,10 +26459,7 @@ def traced_539(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29727,11 +26485,8 @@ def traced_540(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29753,10 +26508,7 @@ def traced_540(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29782,11 +26534,8 @@ def traced_541(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29808,10 +26557,7 @@ def traced_541(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29837,11 +26583,8 @@ def traced_542(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29863,10 +26606,7 @@ def traced_542(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29892,11 +26632,8 @@ def traced_543(fn_, site_, names_, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29918,10 +26655,7 @@ def traced_543(fn_, site_, names_, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -29947,11 +26681,8 @@ def traced_544(fn_, site_, names_, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -29973,10 +26704,7 @@ def traced_544(fn_, site_, names_, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30002,11 +26730,8 @@ def traced_545(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30028,10 +26753,7 @@ def traced_545(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30057,11 +26779,8 @@ def traced_546(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30083,10 +26802,7 @@ def traced_546(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30112,11 +26828,8 @@ def traced_547(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30138,10 +26851,7 @@ def traced_547(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30167,11 +26877,8 @@ def traced_548(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30193,10 +26900,7 @@ def traced_548(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30222,11 +26926,8 @@ def traced_549(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30248,10 +26949,7 @@ def traced_549(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30277,11 +26975,8 @@ def traced_550(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30303,10 +26998,7 @@ def traced_550(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30332,11 +27024,8 @@ def traced_551(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30358,10 +27047,7 @@ def traced_551(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30387,11 +27073,8 @@ def traced_552(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30413,10 +27096,7 @@ def traced_552(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30442,11 +27122,8 @@ def traced_553(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30468,10 +27145,7 @@ def traced_553(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30497,11 +27171,8 @@ def traced_554(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30523,10 +27194,7 @@ def traced_554(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30552,11 +27220,8 @@ def traced_555(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30578,10 +27243,7 @@ def traced_555(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30607,11 +27269,8 @@ def traced_556(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30633,10 +27292,7 @@ def traced_556(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30662,11 +27318,8 @@ def traced_557(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30688,10 +27341,7 @@ def traced_557(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30717,11 +27367,8 @@ def traced_558(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30743,10 +27390,7 @@ def traced_558(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30772,11 +27416,8 @@ def traced_559(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10)
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30798,10 +27439,7 @@ def traced_559(fn_, site_, names_, _d2, _d3, _d4, _d5, _d6, _d7, _d8, _d9, _d10)
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30827,11 +27465,8 @@ def traced_560(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30853,10 +27488,7 @@ def traced_560(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30882,11 +27514,8 @@ def traced_561(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30908,10 +27537,7 @@ def traced_561(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30937,11 +27563,8 @@ def traced_562(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -30963,10 +27586,7 @@ def traced_562(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -30992,11 +27612,8 @@ def traced_563(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31018,10 +27635,7 @@ def traced_563(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31047,11 +27661,8 @@ def traced_564(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31073,10 +27684,7 @@ def traced_564(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31102,11 +27710,8 @@ def traced_565(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31128,10 +27733,7 @@ def traced_565(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31157,11 +27759,8 @@ def traced_566(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31183,10 +27782,7 @@ def traced_566(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31212,11 +27808,8 @@ def traced_567(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31238,10 +27831,7 @@ def traced_567(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31267,11 +27857,8 @@ def traced_568(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31293,10 +27880,7 @@ def traced_568(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31322,11 +27906,8 @@ def traced_569(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31348,10 +27929,7 @@ def traced_569(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31377,11 +27955,8 @@ def traced_570(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31403,10 +27978,7 @@ def traced_570(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31432,11 +28004,8 @@ def traced_571(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31458,10 +28027,7 @@ def traced_571(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31487,11 +28053,8 @@ def traced_572(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31513,10 +28076,7 @@ def traced_572(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31542,11 +28102,8 @@ def traced_573(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31568,10 +28125,7 @@ def traced_573(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31597,11 +28151,8 @@ def traced_574(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31623,10 +28174,7 @@ def traced_574(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31652,11 +28200,8 @@ def traced_575(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31678,10 +28223,7 @@ def traced_575(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31707,11 +28249,8 @@ def traced_576(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31733,10 +28272,7 @@ def traced_576(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31762,11 +28298,8 @@ def traced_577(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31788,10 +28321,7 @@ def traced_577(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31817,11 +28347,8 @@ def traced_578(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31843,10 +28370,7 @@ def traced_578(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31872,11 +28396,8 @@ def traced_579(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31898,10 +28419,7 @@ def traced_579(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31927,11 +28445,8 @@ def traced_580(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -31953,10 +28468,7 @@ def traced_580(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -31982,11 +28494,8 @@ def traced_581(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32008,10 +28517,7 @@ def traced_581(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32037,11 +28543,8 @@ def traced_582(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32063,10 +28566,7 @@ def traced_582(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32092,11 +28592,8 @@ def traced_583(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32118,10 +28615,7 @@ def traced_583(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32147,11 +28641,8 @@ def traced_584(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32173,10 +28664,7 @@ def traced_584(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32202,11 +28690,8 @@ def traced_585(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32228,10 +28713,7 @@ def traced_585(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32257,11 +28739,8 @@ def traced_586(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32283,10 +28762,7 @@ def traced_586(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32312,11 +28788,8 @@ def traced_587(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32338,10 +28811,7 @@ def traced_587(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32367,11 +28837,8 @@ def traced_588(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32393,10 +28860,7 @@ def traced_588(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32422,11 +28886,8 @@ def traced_589(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32448,10 +28909,7 @@ def traced_589(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32477,11 +28935,8 @@ def traced_590(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32503,10 +28958,7 @@ def traced_590(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32532,11 +28984,8 @@ def traced_591(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32558,10 +29007,7 @@ def traced_591(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32587,11 +29033,8 @@ def traced_592(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32613,10 +29056,7 @@ def traced_592(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32642,11 +29082,8 @@ def traced_593(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32668,10 +29105,7 @@ def traced_593(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32697,11 +29131,8 @@ def traced_594(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32723,10 +29154,7 @@ def traced_594(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32752,11 +29180,8 @@ def traced_595(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32778,10 +29203,7 @@ def traced_595(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32807,11 +29229,8 @@ def traced_596(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32833,10 +29252,7 @@ def traced_596(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32862,11 +29278,8 @@ def traced_597(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32888,10 +29301,7 @@ def traced_597(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32917,11 +29327,8 @@ def traced_598(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32943,10 +29350,7 @@ def traced_598(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -32972,11 +29376,8 @@ def traced_599(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -32998,10 +29399,7 @@ def traced_599(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33027,11 +29425,8 @@ def traced_600(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33053,10 +29448,7 @@ def traced_600(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33082,11 +29474,8 @@ def traced_601(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33108,10 +29497,7 @@ def traced_601(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33137,11 +29523,8 @@ def traced_602(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33163,10 +29546,7 @@ def traced_602(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33192,11 +29572,8 @@ def traced_603(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33218,10 +29595,7 @@ def traced_603(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33247,11 +29621,8 @@ def traced_604(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33273,10 +29644,7 @@ def traced_604(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33302,11 +29670,8 @@ def traced_605(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33328,10 +29693,7 @@ def traced_605(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33357,11 +29719,8 @@ def traced_606(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33383,10 +29742,7 @@ def traced_606(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33412,11 +29768,8 @@ def traced_607(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33438,10 +29791,7 @@ def traced_607(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33467,11 +29817,8 @@ def traced_608(fn_, site_, names_, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33493,10 +29840,7 @@ def traced_608(fn_, site_, names_, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33522,11 +29866,8 @@ def traced_609(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33548,10 +29889,7 @@ def traced_609(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33577,11 +29915,8 @@ def traced_610(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33603,10 +29938,7 @@ def traced_610(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33632,11 +29964,8 @@ def traced_611(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33658,10 +29987,7 @@ def traced_611(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33687,11 +30013,8 @@ def traced_612(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33713,10 +30036,7 @@ def traced_612(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33742,11 +30062,8 @@ def traced_613(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33768,10 +30085,7 @@ def traced_613(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33797,11 +30111,8 @@ def traced_614(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33823,10 +30134,7 @@ def traced_614(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33852,11 +30160,8 @@ def traced_615(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33878,10 +30183,7 @@ def traced_615(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33907,11 +30209,8 @@ def traced_616(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33933,10 +30232,7 @@ def traced_616(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -33962,11 +30258,8 @@ def traced_617(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -33988,10 +30281,7 @@ def traced_617(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34017,11 +30307,8 @@ def traced_618(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34043,10 +30330,7 @@ def traced_618(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34072,11 +30356,8 @@ def traced_619(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34098,10 +30379,7 @@ def traced_619(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34127,11 +30405,8 @@ def traced_620(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34153,10 +30428,7 @@ def traced_620(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34182,11 +30454,8 @@ def traced_621(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34208,10 +30477,7 @@ def traced_621(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34237,11 +30503,8 @@ def traced_622(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34263,10 +30526,7 @@ def traced_622(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34292,11 +30552,8 @@ def traced_623(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34318,10 +30575,7 @@ def traced_623(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34347,11 +30601,8 @@ def traced_624(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34373,10 +30624,7 @@ def traced_624(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34402,11 +30650,8 @@ def traced_625(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34428,10 +30673,7 @@ def traced_625(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34457,11 +30699,8 @@ def traced_626(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34483,10 +30722,7 @@ def traced_626(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34512,11 +30748,8 @@ def traced_627(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34538,10 +30771,7 @@ def traced_627(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34567,11 +30797,8 @@ def traced_628(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34593,10 +30820,7 @@ def traced_628(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34622,11 +30846,8 @@ def traced_629(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34648,10 +30869,7 @@ def traced_629(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34677,11 +30895,8 @@ def traced_630(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34703,10 +30918,7 @@ def traced_630(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34732,11 +30944,8 @@ def traced_631(fn_, site_, names_, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34758,10 +30967,7 @@ def traced_631(fn_, site_, names_, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34787,11 +30993,8 @@ def traced_632(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34813,10 +31016,7 @@ def traced_632(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34842,11 +31042,8 @@ def traced_633(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34868,10 +31065,7 @@ def traced_633(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34897,11 +31091,8 @@ def traced_634(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34923,10 +31114,7 @@ def traced_634(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -34952,11 +31140,8 @@ def traced_635(fn_, site_, names_, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -34978,10 +31163,7 @@ def traced_635(fn_, site_, names_, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35007,11 +31189,8 @@ def traced_636(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35033,10 +31212,7 @@ def traced_636(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35062,11 +31238,8 @@ def traced_637(fn_, site_, names_, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35088,10 +31261,7 @@ def traced_637(fn_, site_, names_, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35117,11 +31287,8 @@ def traced_638(fn_, site_, names_, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35143,10 +31310,7 @@ def traced_638(fn_, site_, names_, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35172,11 +31336,8 @@ def traced_639(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35198,10 +31359,7 @@ def traced_639(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35227,11 +31385,8 @@ def traced_640(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35253,10 +31408,7 @@ def traced_640(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35282,11 +31434,8 @@ def traced_641(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35308,10 +31457,7 @@ def traced_641(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35337,11 +31483,8 @@ def traced_642(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35363,10 +31506,7 @@ def traced_642(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35392,11 +31532,8 @@ def traced_643(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35418,10 +31555,7 @@ def traced_643(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35447,11 +31581,8 @@ def traced_644(fn_, site_, names_, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35473,10 +31604,7 @@ def traced_644(fn_, site_, names_, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35502,11 +31630,8 @@ def traced_645(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35528,10 +31653,7 @@ def traced_645(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35557,11 +31679,8 @@ def traced_646(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35583,10 +31702,7 @@ def traced_646(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35612,11 +31728,8 @@ def traced_647(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35638,10 +31751,7 @@ def traced_647(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35667,11 +31777,8 @@ def traced_648(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35693,10 +31800,7 @@ def traced_648(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35722,11 +31826,8 @@ def traced_649(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35748,10 +31849,7 @@ def traced_649(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35777,11 +31875,8 @@ def traced_650(fn_, site_, names_, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35803,10 +31898,7 @@ def traced_650(fn_, site_, names_, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35832,11 +31924,8 @@ def traced_651(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35858,10 +31947,7 @@ def traced_651(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35887,11 +31973,8 @@ def traced_652(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35913,10 +31996,7 @@ def traced_652(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35942,11 +32022,8 @@ def traced_653(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -35968,10 +32045,7 @@ def traced_653(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -35997,11 +32071,8 @@ def traced_654(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36023,10 +32094,7 @@ def traced_654(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36052,11 +32120,8 @@ def traced_655(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36078,10 +32143,7 @@ def traced_655(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36107,11 +32169,8 @@ def traced_656(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36133,10 +32192,7 @@ def traced_656(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36162,11 +32218,8 @@ def traced_657(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36188,10 +32241,7 @@ def traced_657(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36217,11 +32267,8 @@ def traced_658(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36243,10 +32290,7 @@ def traced_658(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36272,11 +32316,8 @@ def traced_659(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36298,10 +32339,7 @@ def traced_659(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36327,11 +32365,8 @@ def traced_660(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36353,10 +32388,7 @@ def traced_660(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36382,11 +32414,8 @@ def traced_661(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36408,10 +32437,7 @@ def traced_661(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36437,11 +32463,8 @@ def traced_662(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36463,10 +32486,7 @@ def traced_662(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36492,11 +32512,8 @@ def traced_663(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36518,10 +32535,7 @@ def traced_663(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36547,11 +32561,8 @@ def traced_664(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36573,10 +32584,7 @@ def traced_664(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36602,11 +32610,8 @@ def traced_665(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36628,10 +32633,7 @@ def traced_665(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36657,11 +32659,8 @@ def traced_666(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36683,10 +32682,7 @@ def traced_666(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36712,11 +32708,8 @@ def traced_667(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36738,10 +32731,7 @@ def traced_667(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36767,11 +32757,8 @@ def traced_668(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36793,10 +32780,7 @@ def traced_668(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36822,11 +32806,8 @@ def traced_669(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36848,10 +32829,7 @@ def traced_669(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36877,11 +32855,8 @@ def traced_670(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36903,10 +32878,7 @@ def traced_670(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36932,11 +32904,8 @@ def traced_671(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -36958,10 +32927,7 @@ def traced_671(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -36987,11 +32953,8 @@ def traced_672(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37013,10 +32976,7 @@ def traced_672(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37042,11 +33002,8 @@ def traced_673(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37068,10 +33025,7 @@ def traced_673(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37097,11 +33051,8 @@ def traced_674(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37123,10 +33074,7 @@ def traced_674(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37152,11 +33100,8 @@ def traced_675(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37178,10 +33123,7 @@ def traced_675(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37207,11 +33149,8 @@ def traced_676(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37233,10 +33172,7 @@ def traced_676(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37262,11 +33198,8 @@ def traced_677(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37288,10 +33221,7 @@ def traced_677(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37317,11 +33247,8 @@ def traced_678(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37343,10 +33270,7 @@ def traced_678(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37372,11 +33296,8 @@ def traced_679(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37398,10 +33319,7 @@ def traced_679(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37427,11 +33345,8 @@ def traced_680(fn_, site_, names_, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37453,10 +33368,7 @@ def traced_680(fn_, site_, names_, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37482,11 +33394,8 @@ def traced_681(fn_, site_, names_, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37508,10 +33417,7 @@ def traced_681(fn_, site_, names_, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37537,11 +33443,8 @@ def traced_682(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37563,10 +33466,7 @@ def traced_682(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37592,11 +33492,8 @@ def traced_683(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37618,10 +33515,7 @@ def traced_683(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37647,11 +33541,8 @@ def traced_684(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37673,10 +33564,7 @@ def traced_684(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37702,11 +33590,8 @@ def traced_685(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37728,10 +33613,7 @@ def traced_685(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37757,11 +33639,8 @@ def traced_686(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37783,10 +33662,7 @@ def traced_686(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37812,11 +33688,8 @@ def traced_687(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37838,10 +33711,7 @@ def traced_687(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37867,11 +33737,8 @@ def traced_688(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37893,10 +33760,7 @@ def traced_688(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37922,11 +33786,8 @@ def traced_689(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -37948,10 +33809,7 @@ def traced_689(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -37977,11 +33835,8 @@ def traced_690(fn_, site_, names_, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38003,10 +33858,7 @@ def traced_690(fn_, site_, names_, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38032,11 +33884,8 @@ def traced_691(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38058,10 +33907,7 @@ def traced_691(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38087,11 +33933,8 @@ def traced_692(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38113,10 +33956,7 @@ def traced_692(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38142,11 +33982,8 @@ def traced_693(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38168,10 +34005,7 @@ def traced_693(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38197,11 +34031,8 @@ def traced_694(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38223,10 +34054,7 @@ def traced_694(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38252,11 +34080,8 @@ def traced_695(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38278,10 +34103,7 @@ def traced_695(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38307,11 +34129,8 @@ def traced_696(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38333,10 +34152,7 @@ def traced_696(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38362,11 +34178,8 @@ def traced_697(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38388,10 +34201,7 @@ def traced_697(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38417,11 +34227,8 @@ def traced_698(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38443,10 +34250,7 @@ def traced_698(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38472,11 +34276,8 @@ def traced_699(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38498,10 +34299,7 @@ def traced_699(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38527,11 +34325,8 @@ def traced_700(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38553,10 +34348,7 @@ def traced_700(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38582,11 +34374,8 @@ def traced_701(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38608,10 +34397,7 @@ def traced_701(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38637,11 +34423,8 @@ def traced_702(fn_, site_, names_, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38663,10 +34446,7 @@ def traced_702(fn_, site_, names_, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38692,11 +34472,8 @@ def traced_703(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38718,10 +34495,7 @@ def traced_703(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38747,11 +34521,8 @@ def traced_704(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38773,10 +34544,7 @@ def traced_704(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38802,11 +34570,8 @@ def traced_705(fn_, site_, names_, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38828,10 +34593,7 @@ def traced_705(fn_, site_, names_, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38857,11 +34619,8 @@ def traced_706(fn_, site_, names_, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38883,10 +34642,7 @@ def traced_706(fn_, site_, names_, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38912,11 +34668,8 @@ def traced_707(fn_, site_, names_, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38938,10 +34691,7 @@ def traced_707(fn_, site_, names_, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -38967,11 +34717,8 @@ def traced_708(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -38993,10 +34740,7 @@ def traced_708(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39022,11 +34766,8 @@ def traced_709(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39048,10 +34789,7 @@ def traced_709(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39077,11 +34815,8 @@ def traced_710(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39103,10 +34838,7 @@ def traced_710(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39132,11 +34864,8 @@ def traced_711(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39158,10 +34887,7 @@ def traced_711(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39187,11 +34913,8 @@ def traced_712(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39213,10 +34936,7 @@ def traced_712(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39242,11 +34962,8 @@ def traced_713(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39268,10 +34985,7 @@ def traced_713(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39297,11 +35011,8 @@ def traced_714(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39323,10 +35034,7 @@ def traced_714(fn_, site_, names_, _d0, _d1, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39352,11 +35060,8 @@ def traced_715(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39378,10 +35083,7 @@ def traced_715(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39407,11 +35109,8 @@ def traced_716(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39433,10 +35132,7 @@ def traced_716(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39462,11 +35158,8 @@ def traced_717(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39488,10 +35181,7 @@ def traced_717(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39517,11 +35207,8 @@ def traced_718(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39543,10 +35230,7 @@ def traced_718(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39572,11 +35256,8 @@ def traced_719(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39598,10 +35279,7 @@ def traced_719(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39627,11 +35305,8 @@ def traced_720(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39653,10 +35328,7 @@ def traced_720(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39682,11 +35354,8 @@ def traced_721(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39708,10 +35377,7 @@ def traced_721(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39737,11 +35403,8 @@ def traced_722(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39763,10 +35426,7 @@ def traced_722(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39792,11 +35452,8 @@ def traced_723(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39818,10 +35475,7 @@ def traced_723(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39847,11 +35501,8 @@ def traced_724(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39873,10 +35524,7 @@ def traced_724(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39902,11 +35550,8 @@ def traced_725(fn_, site_, names_, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39928,10 +35573,7 @@ def traced_725(fn_, site_, names_, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -39957,11 +35599,8 @@ def traced_726(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -39983,10 +35622,7 @@ def traced_726(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40012,11 +35648,8 @@ def traced_727(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40038,10 +35671,7 @@ def traced_727(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40067,11 +35697,8 @@ def traced_728(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40093,10 +35720,7 @@ def traced_728(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40122,11 +35746,8 @@ def traced_729(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40148,10 +35769,7 @@ def traced_729(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40177,11 +35795,8 @@ def traced_730(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40203,10 +35818,7 @@ def traced_730(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40232,11 +35844,8 @@ def traced_731(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40258,10 +35867,7 @@ def traced_731(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40287,11 +35893,8 @@ def traced_732(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40313,10 +35916,7 @@ def traced_732(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40342,11 +35942,8 @@ def traced_733(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40368,10 +35965,7 @@ def traced_733(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40397,11 +35991,8 @@ def traced_734(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40423,10 +36014,7 @@ def traced_734(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40449,11 +36037,8 @@ def traced_735(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40475,10 +36060,7 @@ def traced_735(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40504,11 +36086,8 @@ def traced_736(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40530,10 +36109,7 @@ def traced_736(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40559,11 +36135,8 @@ def traced_737(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40585,10 +36158,7 @@ def traced_737(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40614,11 +36184,8 @@ def traced_738(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40640,10 +36207,7 @@ def traced_738(fn_, site_, names_, _d3, _d4, _d5, _d6, _d7, _d8):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40669,11 +36233,8 @@ def traced_739(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40695,10 +36256,7 @@ def traced_739(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40724,11 +36282,8 @@ def traced_740(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40750,10 +36305,7 @@ def traced_740(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6, _d7):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40779,11 +36331,8 @@ def traced_741(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40805,10 +36354,7 @@ def traced_741(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5, _d6):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40834,11 +36380,8 @@ def traced_742(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40860,10 +36403,7 @@ def traced_742(fn_, site_, names_, _d1, _d2, _d3, _d4, _d5):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40889,11 +36429,8 @@ def traced_743(fn_, site_, names_, _d1):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40915,10 +36452,7 @@ def traced_743(fn_, site_, names_, _d1):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40944,11 +36478,8 @@ def traced_744(fn_, site_, names_, _d1, _d2):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -40970,10 +36501,7 @@ def traced_744(fn_, site_, names_, _d1, _d2):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -40999,11 +36527,8 @@ def traced_745(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41025,10 +36550,7 @@ def traced_745(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41054,11 +36576,8 @@ def traced_746(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41080,10 +36599,7 @@ def traced_746(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41109,11 +36625,8 @@ def traced_747(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41135,10 +36648,7 @@ def traced_747(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41164,11 +36674,8 @@ def traced_748(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41190,10 +36697,7 @@ def traced_748(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41219,11 +36723,8 @@ def traced_749(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41245,10 +36746,7 @@ def traced_749(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41274,11 +36772,8 @@ def traced_750(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41300,10 +36795,7 @@ def traced_750(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41329,11 +36821,8 @@ def traced_751(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41355,10 +36844,7 @@ def traced_751(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41384,11 +36870,8 @@ def traced_752(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41410,10 +36893,7 @@ def traced_752(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41439,11 +36919,8 @@ def traced_753(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41465,10 +36942,7 @@ def traced_753(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41494,11 +36968,8 @@ def traced_754(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41520,10 +36991,7 @@ def traced_754(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41549,11 +37017,8 @@ def traced_755(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41575,10 +37040,7 @@ def traced_755(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41604,11 +37066,8 @@ def traced_756(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41630,10 +37089,7 @@ def traced_756(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41659,11 +37115,8 @@ def traced_757(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41685,10 +37138,7 @@ def traced_757(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41714,11 +37164,8 @@ def traced_758(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41740,10 +37187,7 @@ def traced_758(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41769,11 +37213,8 @@ def traced_759(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41795,10 +37236,7 @@ def traced_759(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41824,11 +37262,8 @@ def traced_760(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41850,10 +37285,7 @@ def traced_760(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41879,11 +37311,8 @@ def traced_761(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41905,10 +37334,7 @@ def traced_761(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41934,11 +37360,8 @@ def traced_762(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -41960,10 +37383,7 @@ def traced_762(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -41989,11 +37409,8 @@ def traced_763(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -42015,10 +37432,7 @@ def traced_763(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -42044,11 +37458,8 @@ def traced_764(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -42070,10 +37481,7 @@ def traced_764(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -42099,11 +37507,8 @@ def traced_765(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -42125,10 +37530,7 @@ def traced_765(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -42154,11 +37556,8 @@ def traced_766(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -42180,10 +37579,7 @@ def traced_766(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -42209,11 +37605,8 @@ def traced_767(fn_, site_, names_, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -42235,10 +37628,7 @@ def traced_767(fn_, site_, names_, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -42264,11 +37654,8 @@ def traced_768(fn_, site_, names_, _d2, _d3, _d4):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -42290,10 +37677,7 @@ def traced_768(fn_, site_, names_, _d2, _d3, _d4):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -42319,11 +37703,8 @@ def traced_769(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -42345,10 +37726,7 @@ def traced_769(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -42374,11 +37752,8 @@ def traced_770(fn_, site_, names_, _d1, _d2, _d3):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -42400,10 +37775,7 @@ def traced_770(fn_, site_, names_, _d1, _d2, _d3):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:

@@ -13,12 +13,10 @@ from typing import Any
 from tensortrace.trace import recorder
 from tensortrace.trace.recorder import (  # Note [What a wrapper reads once]
     describe_,
-    event_type_,
     get_ident_,
     now_,
     plain_,
     summary_,
-    tuple_new_,
 )
 
 
@@ -40,11 +38,8 @@ def traced_0(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -66,10 +61,7 @@ def traced_0(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -92,11 +84,8 @@ def traced_1(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -118,10 +107,7 @@ def traced_1(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
@@ -147,11 +133,8 @@ def traced_2(fn_, site_, names_):
             index_ = rec_._site_index[site_] = len(rec_.sites)
             rec_.sites.append(site_)
         events_, depth_ = rec_.events, rec_.depth
-        events_.append(
-            tuple_new_(
-                event_type_,
-                ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0),
-            )
+        events_.append(  # a row: Note [Events made when the recording stops] (recorder.py)
+            ("B", name_, layer_, now_() - rec_.t0, depth_, index_, "", args_, 0)
         )
         rec_.depth = depth_ + 1
         try:
@@ -173,10 +156,7 @@ def traced_2(fn_, site_, names_):
             except AttributeError:
                 outcome_ = {"result": describe_(result_)}
         events_.append(
-            tuple_new_(
-                event_type_,
-                ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0),
-            )
+            ("E", name_, layer_, now_() - rec_.t0, depth_, index_, "", outcome_, 0)
         )
         # a kernel wrote memory, or a top-level call finished: read what tensors hold now
         if (depth_ == 0 or layer_ == "kernel") and recorder.capture_values is not None:
