@@ -42,6 +42,7 @@ from tensortrace.c10.dispatch_key import (
 )
 from tensortrace.c10.local_dispatch_key_set import _tls
 from tensortrace.trace import FrameSite, recorder, summarize
+from tensortrace.trace.arguments import _PLAIN_TYPES, DESCRIBE_BY_TYPE
 
 DISPATCHER_H = "aten/src/ATen/core/dispatch/Dispatcher.h"
 _default_included = default_included_set.repr_
@@ -359,11 +360,21 @@ class OperatorHandle:
         rec = recorder.current
         if rec is None:  # Note [Kernels called unwrapped while idle]
             return kernel.idle(ks, *args) if kernel.with_keyset else kernel.idle(*args)  # type: ignore[misc]
-        # a plain loop with summarize's fast path inlined: no comprehension frame per call
-        plain = recorder._PLAIN_TYPES
+        # a plain loop with summarize's fast paths inlined (describe_args' loop): no
+        # comprehension frame per call, a tensor's summary read straight from its type's
+        # method (Note [A summary by one lookup]), no call to summarize first
+        plain, by_type = _PLAIN_TYPES, DESCRIBE_BY_TYPE
         described = {}
         for n, v in zip(self.arg_names, args):
-            described[n] = v if type(v) in plain else summarize(v)
+            kind = type(v)
+            if kind in plain:
+                described[n] = v
+            else:
+                describe = by_type.get(kind)
+                try:
+                    described[n] = (describe or summarize)(v)
+                except AttributeError:  # summarize's answer for an object being constructed
+                    described[n] = summarize(v)
         return recorder.record_call(
             rec,
             self.call_site,
