@@ -322,28 +322,34 @@ class TensorImpl(intrusive_ptr_target):
         )
 
     def _trace_info(self) -> dict[str, object]:
+        # what make_intrusive's instant records of every TensorImpl made while recording: the
+        # fields read directly, the dtype's name from the table ScalarType.__str__ reads, list
+        # displays (no call to list()); a null storage raises as unsafeGetStorageImpl() does
+        storage = self.storage_
         return {
-            "storage": self.storage_.unsafeGetStorageImpl().trace_name,
-            "dtype": str(self.data_type_.scalar_type),
+            "storage": (storage.storage_impl_.target_ or storage.unsafeGetStorageImpl()).trace_name,
+            "dtype": _SCALAR_TYPE_NAMES[self.data_type_.scalar_type],
             "itemsize": self.data_type_.itemsize,
-            "sizes": list(self.sizes_),
-            "strides": list(self.strides_),
+            "sizes": [*self.sizes_],
+            "strides": [*self.strides_],
             "offset": self.storage_offset_,
             "is_view": self.is_view_,
         }
 
     def _record_meta(self) -> None:
         """Tell the trace this TensorImpl's sizes, strides or offset changed."""
-        if recorder.current is not None:
-            recorder.current.changed.add(self)  # Note [What a step may have changed]
-            recorder.current.instant(
+        rec = recorder.current
+        if rec is not None:
+            rec.changed.add(self)  # Note [What a step may have changed]
+            name = self.trace_name
+            rec.instant(
                 TENSOR_META,
                 "native",
-                self.trace_name,
+                name,
                 {
-                    "object": self.trace_name,
-                    "sizes": list(self.sizes_),
-                    "strides": list(self.strides_),
+                    "object": name,
+                    "sizes": [*self.sizes_],  # list displays: no call to list()
+                    "strides": [*self.strides_],
                     "offset": self.storage_offset_,
                 },
             )
