@@ -41,8 +41,7 @@ from tensortrace.c10.dispatch_key import (
     key_at_index,
 )
 from tensortrace.c10.local_dispatch_key_set import _tls
-from tensortrace.trace import FrameSite, recorder, summarize
-from tensortrace.trace.arguments import _PLAIN_TYPES, DESCRIBE_BY_TYPE
+from tensortrace.trace import FrameSite, arguments, recorder, summarize
 
 DISPATCHER_H = "aten/src/ATen/core/dispatch/Dispatcher.h"
 _default_included = default_included_set.repr_
@@ -360,21 +359,12 @@ class OperatorHandle:
         rec = recorder.current
         if rec is None:  # Note [Kernels called unwrapped while idle]
             return kernel.idle(ks, *args) if kernel.with_keyset else kernel.idle(*args)  # type: ignore[misc]
-        # a plain loop with summarize's fast paths inlined (describe_args' loop): no
-        # comprehension frame per call, a tensor's summary read straight from its type's
-        # method (Note [A summary by one lookup]), no call to summarize first
-        plain, by_type = _PLAIN_TYPES, DESCRIBE_BY_TYPE
-        described = {}
-        for n, v in zip(self.arg_names, args):
-            kind = type(v)
-            if kind in plain:
-                described[n] = v
-            else:
-                describe = by_type.get(kind)
-                try:
-                    described[n] = (describe or summarize)(v)
-                except AttributeError:  # summarize's answer for an object being constructed
-                    described[n] = summarize(v)
+        plain, by_type, described = arguments._PLAIN_TYPES, arguments.DESCRIBE_BY_TYPE, {}
+        for n, v in zip(self.arg_names, args):  # summarize's fast paths, as describe_args's
+            try:  # a tensor's summary straight from its type's: Note [A summary by one lookup]
+                described[n] = v if type(v) in plain else (by_type.get(type(v)) or summarize)(v)
+            except AttributeError:  # summarize's answer for an object being constructed
+                described[n] = summarize(v)
         return recorder.record_call(
             rec,
             self.call_site,
