@@ -156,8 +156,8 @@ class LazyValues(dict[int, dict[str, Any]]):
             storage = impl.storage_.storage_impl_.target_
             if storage is not None:
                 refs = by_ref.get(_ref(storage))
-                if refs is None:
-                    refs = views[storage] = {}
+                if refs is None:  # `views[storage] = {}`, WeakKeyDictionary.__setitem__ written out
+                    refs = by_ref[_ref(storage, views._remove)] = {}  # type: ignore[attr-defined]
                 refs[id(impl)] = _ref(impl)
 
     def candidates(self, rec: Recorder) -> list[TensorImpl]:
@@ -217,7 +217,9 @@ class LazyValues(dict[int, dict[str, Any]]):
                     visited.add(name)
                     nbytes = storage.size_bytes_
                     ctx = storage.data_ptr_.ctx
-                    raw = (ctx if ctx is not None else _NO_BYTES)[:nbytes]
+                    raw = ctx if ctx is not None else _NO_BYTES
+                    if raw.nbytes != nbytes:  # memory past the storage's bytes: not read
+                        raw = raw[:nbytes]  # (a slice is a new array: most storages need none)
                     length = nbytes // meta.itemsize
                     if length <= STORAGE_LIMIT:
                         small = raw.tobytes()

@@ -167,13 +167,16 @@ class Tensor(_TensorMethods):
         impl = self.impl_.target_  # hot: the trace summarizes ~90 per seed
         if impl is None:
             return schema.summary(schema.TENSOR, impl=None)
-        # schema.summary(TENSOR, ...) written out: one call per tensor argument, not two
-        return {
-            _SUMMARY: _TENSOR,
-            "impl": impl.trace_name,
-            "sizes": [*impl.sizes_],  # a list display: no call to list()
-            "dtype": _SCALAR_TYPE_NAMES[impl.data_type_.scalar_type],
-        }
+        summary = impl.tensor_summary_  # Note [A tensor's summary, kept] (c10/tensor_impl.py)
+        if summary is None:
+            # schema.summary(TENSOR, ...) written out: one call per tensor argument, not two
+            summary = impl.tensor_summary_ = {
+                _SUMMARY: _TENSOR,
+                "impl": impl.trace_name,
+                "sizes": [*impl.sizes_],  # a list display: no call to list()
+                "dtype": _SCALAR_TYPE_NAMES[impl.data_type_.scalar_type],
+            }
+        return summary
 
     def __repr__(self) -> str:
         return f"at::{schema.render_summary(self._trace_summary())}"

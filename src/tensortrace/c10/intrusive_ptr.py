@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import _thread
 import itertools
+import weakref
 from typing import Any, Generic, TypeVar
 
 from tensortrace.trace import recorder
@@ -30,6 +31,10 @@ class intrusive_ptr_target:  # PyTorch's name
     """The base of every refcounted object: the counts live here, inside the object."""
 
     __slots__ = ("refcount_", "weakcount_", "_id", "trace_name", "__weakref__")
+    # whether a recording tracks objects of this class for the values capture: only a
+    # TensorImpl's values are read (Note [Values beside the events], Note [Tracked weakly,
+    # added directly])
+    values_tracked_ = False
 
     def __init__(self) -> None:
         # Both start at 0; make_intrusive sets them to 1 (weakcount_ is 1 while refcount_ > 0).
@@ -53,6 +58,17 @@ class intrusive_ptr_target:  # PyTorch's name
 
 T = TypeVar("T", bound=intrusive_ptr_target)
 
+# Note [Tracked weakly, added directly]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# While recording, make() and copy() add their target to `rec.tracked`, the WeakSet of objects
+# the values capture may read (_trace_values.py). Only TensorImpls are read there, so only
+# they are added (`values_tracked_`): a StorageImpl's weak reference, and the callback that
+# removed it when the storage died, were work for nothing in every op. And the add is
+# WeakSet.add written out: the set of weak references (`data`) gets a reference whose callback
+# is the WeakSet's own `_remove`, which is all WeakSet.add does besides committing removals
+# deferred while something iterates the set (nothing does: the capture reads a copy of `data`).
+_weak_ref = weakref.ref
+
 # Note [Pointers made in C]
 # make() and copy() run for every tensor, view and storage; `intrusive_ptr(target)` would run
 # __init__ as a Python call each time. They make the object with object.__new__ (C) and set its
@@ -74,8 +90,9 @@ class intrusive_ptr(Generic[T]):
         target.refcount_ = 1
         target.weakcount_ = 1
         if recorder.current is not None:
+            rec = recorder.current
             name = target.trace_name
-            recorder.current.instant(
+            rec.instant(
                 MAKE_INTRUSIVE,
                 "refcount",
                 name,
@@ -86,8 +103,10 @@ class intrusive_ptr(Generic[T]):
                     **target._trace_info(),
                 },
             )
-            recorder.current.tracked.add(target)  # Note [Values beside the events]
-            recorder.current.changed.add(target)  # Note [What a step may have changed]
+            if target.values_tracked_:  # Note [Tracked weakly, added directly]
+                tracked = rec.tracked
+                tracked.data.add(_weak_ref(target, tracked._remove))  # type: ignore[attr-defined]
+            rec.changed.add(target)  # Note [What a step may have changed]
         ptr = _new_pointer(intrusive_ptr)  # intrusive_ptr(target): Note [Pointers made in C]
         ptr.target_ = target
         return ptr
@@ -107,12 +126,15 @@ class intrusive_ptr(Generic[T]):
         if target is not None:
             target.refcount_ += 1
             if recorder.current is not None:
+                rec = recorder.current
                 name = target.trace_name
-                recorder.current.instant(
+                rec.instant(
                     INCREF, "refcount", name, {"object": name, "refcount": target.refcount_}
                 )
-                recorder.current.tracked.add(target)  # made before the trace, maybe
-                recorder.current.changed.add(target)
+                if target.values_tracked_:  # made before the trace, maybe
+                    tracked = rec.tracked  # Note [Tracked weakly, added directly]
+                    tracked.data.add(_weak_ref(target, tracked._remove))  # type: ignore[attr-defined]
+                rec.changed.add(target)
         ptr = _new_pointer(intrusive_ptr)  # intrusive_ptr(target): Note [Pointers made in C]
         ptr.target_ = target
         return ptr

@@ -24,6 +24,10 @@ from tensortrace.trace import recorder, schema, traced
 _new_object = object.__new__
 
 
+# str(Device) by (type, index): what StorageImpl._trace_info records
+_DEVICE_TEXTS: dict[tuple[Any, int | None], str] = {}
+
+
 class StorageImpl(intrusive_ptr_target):
     __slots__ = ("data_ptr_", "size_bytes_", "allocator_", "resizable_")
 
@@ -114,11 +118,15 @@ class StorageImpl(intrusive_ptr_target):
         }
 
     def _trace_info(self) -> dict[str, object]:
-        return {
-            "nbytes": self.size_bytes_,
-            "addr": self.data_ptr_.get(),
-            "device": str(self.data_ptr_.device),
-        }
+        # what make_intrusive's instant records of every StorageImpl made while recording: the
+        # address read directly, the device's text from a table (str(Device) is five calls)
+        data_ptr = self.data_ptr_
+        device = data_ptr.device
+        key = (device.type_, device.index_)
+        text = _DEVICE_TEXTS.get(key)
+        if text is None:
+            text = _DEVICE_TEXTS[key] = str(device)
+        return {"nbytes": self.size_bytes_, "addr": data_ptr.data, "device": text}
 
     def _record_new_data(self) -> None:
         """While recording: the storage now holds another block (a resize, a move to shared

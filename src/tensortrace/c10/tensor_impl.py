@@ -92,7 +92,9 @@ class TensorImpl(intrusive_ptr_target):
         "pyobj_",
         "is_wrapped_number_",
         "is_view_",
+        "tensor_summary_",
     )
+    values_tracked_ = True  # Note [Tracked weakly, added directly] (c10/intrusive_ptr.py)
 
     @traced(
         "native",
@@ -136,6 +138,7 @@ class TensorImpl(intrusive_ptr_target):
         self.pyobj_: weakref.ref[Any] | None = None
         self.is_wrapped_number_ = False
         self.is_view_ = impl_type is _VIEW  # ImplType.VIEW, read once
+        self.tensor_summary_: dict[str, Any] | None = None  # Note [A tensor's summary, kept]
 
     # ---- metadata ----------------------------------------------------------------------------
     def sizes(self) -> tuple[int, ...]:
@@ -233,6 +236,7 @@ class TensorImpl(intrusive_ptr_target):
         layout = _CONTIGUOUS_LAYOUTS.get(sizes) or contiguous_layout(sizes)
         self.strides_, self.numel_ = layout
         self.is_contiguous_ = True
+        self.tensor_summary_ = None  # Note [A tensor's summary, kept]
         if recorder.current is not None:  # _record_meta's own test, made before the call
             self._record_meta()
 
@@ -244,6 +248,7 @@ class TensorImpl(intrusive_ptr_target):
     ) -> None:
         sizes = self.sizes_ = tuple(new_size)
         strides = self.strides_ = tuple(new_stride)
+        self.tensor_summary_ = None  # Note [A tensor's summary, kept]
         if storage_offset is not None:
             self.storage_offset_ = storage_offset
         # refresh_numel() and refresh_contiguous(), from the contiguous layout of these sizes
@@ -323,32 +328,48 @@ class TensorImpl(intrusive_ptr_target):
         )
 
     def _trace_info(self) -> dict[str, object]:
+        # what make_intrusive's instant records of every TensorImpl made while recording: the
+        # fields read directly, the dtype's name from the table ScalarType.__str__ reads, list
+        # displays (no call to list()); a null storage raises as unsafeGetStorageImpl() does
+        storage = self.storage_
         return {
-            "storage": self.storage_.unsafeGetStorageImpl().trace_name,
-            "dtype": str(self.data_type_.scalar_type),
+            "storage": (storage.storage_impl_.target_ or storage.unsafeGetStorageImpl()).trace_name,
+            "dtype": _SCALAR_TYPE_NAMES[self.data_type_.scalar_type],
             "itemsize": self.data_type_.itemsize,
-            "sizes": list(self.sizes_),
-            "strides": list(self.strides_),
+            "sizes": [*self.sizes_],
+            "strides": [*self.strides_],
             "offset": self.storage_offset_,
             "is_view": self.is_view_,
         }
 
     def _record_meta(self) -> None:
         """Tell the trace this TensorImpl's sizes, strides or offset changed."""
-        if recorder.current is not None:
-            recorder.current.changed.add(self)  # Note [What a step may have changed]
-            recorder.current.instant(
+        rec = recorder.current
+        if rec is not None:
+            rec.changed.add(self)  # Note [What a step may have changed]
+            name = self.trace_name
+            rec.instant(
                 TENSOR_META,
                 "native",
-                self.trace_name,
+                name,
                 {
-                    "object": self.trace_name,
-                    "sizes": list(self.sizes_),
-                    "strides": list(self.strides_),
+                    "object": name,
+                    "sizes": [*self.sizes_],  # list displays: no call to list()
+                    "strides": [*self.strides_],
                     "offset": self.storage_offset_,
                 },
             )
 
+    # Note [A tensor's summary, kept]
+    # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    # A traced frame describes each at::Tensor argument and result by its TensorImpl's name,
+    # sizes and dtype (Tensor._trace_summary), ~90 times per seed expression, and most of those
+    # describe a tensor that has not changed since its last summary. So the summary dict is
+    # made once and kept in `tensor_summary_` until the sizes or the dtype change: every place
+    # that sets them drops it (set_sizes_contiguous, set_sizes_and_strides, `.data =`'s dtype,
+    # BatchedTensorImpl.refreshTensorMetadata), so an event after a resize_, set_ or
+    # as_strided_ shows the new sizes. It holds strings, ints and a list only (no object is
+    # kept alive by it), and events share it: an event's args are never edited (Event).
     def _trace_summary(self) -> dict[str, Any] | str:
         # schema.summary(TENSOR_IMPL, ...) written out, the dtype's name read from the table
         # ScalarType.__str__ reads: one call per TensorImpl, not three

@@ -93,13 +93,13 @@ def THPVariable_dealloc(self: TensorBase) -> None:
         cdata = getattr(self, "cdata", None)
         if cdata is None:
             return
-        if recorder.current is not None and cdata.defined():
-            recorder.current.instant(
-                HANDLE_DEL,
-                "python",
-                f"_h{self._handle}",
-                {"handle": self._handle, "impl": cdata.unsafeGetTensorImpl().trace_name},
-            )
+        if recorder.current is not None:
+            impl = cdata.impl_.target_  # cdata.defined() and its TensorImpl: read directly
+            if impl is not None:
+                handle = self._handle
+                recorder.current.instant(
+                    HANDLE_DEL, "python", f"_h{handle}", {"handle": handle, "impl": impl.trace_name}
+                )
         del self.cdata
         del cdata  # the last Python reference: intrusive_ptr::reset_ runs here
     except KeyboardInterrupt:
@@ -286,18 +286,29 @@ def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:
     obj._handle = next(_handle_ids)
     impl.pyobj_ = weakref.ref(obj)
     if recorder.current is not None:
+        # the fields read directly, the dtype's text from the table _trace_summary fills (a
+        # dtype's repr is three calls), list displays: every handle made while recording
+        handle = obj._handle
+        storage = impl.storage_
+        scalar_type = impl.data_type_.scalar_type
+        dtype_text = _DTYPE_TEXTS.get(scalar_type)
+        if dtype_text is None:
+            dtype_text = _DTYPE_TEXTS[scalar_type] = repr(get_dtype(scalar_type))
         recorder.current.instant(
             HANDLE_NEW,
             "python",
-            f"_h{obj._handle}",
+            f"_h{handle}",
             {
-                "handle": obj._handle,
+                "handle": handle,
                 "impl": impl.trace_name,
-                "storage": impl.storage_.unsafeGetStorageImpl().trace_name,
-                "sizes": list(impl.sizes_),
-                "strides": list(impl.strides_),
+                # a null storage raises as unsafeGetStorageImpl() does
+                "storage": (
+                    storage.storage_impl_.target_ or storage.unsafeGetStorageImpl()
+                ).trace_name,
+                "sizes": [*impl.sizes_],
+                "strides": [*impl.strides_],
                 "offset": impl.storage_offset_,
-                "dtype": repr(get_dtype(impl.scalar_type())),
+                "dtype": dtype_text,
             },
         )
     return obj

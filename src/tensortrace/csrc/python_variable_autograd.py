@@ -365,6 +365,7 @@ def _set_data(self: TensorBase, value: Any) -> None:
             meta.grad_accumulator_ = None
     impl.set_storage_keep_dtype(new.storage_.copy())
     impl.data_type_ = new.data_type_
+    impl.tensor_summary_ = None  # Note [A tensor's summary, kept] (c10/tensor_impl.py)
     impl.device_opt_ = new.device_opt_
     impl.key_set_ = new.key_set_
     impl.is_wrapped_number_ = new.is_wrapped_number_

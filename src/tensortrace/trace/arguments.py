@@ -20,7 +20,9 @@ from typing import Any
 MAX_SEQUENCE_ITEMS = 8
 # summarize's fast path: exact types only (an IntEnum is no `int` here, so it is still named)
 _PLAIN_TYPES = frozenset({type(None), bool, int, float, str})
-_is_plain = _PLAIN_TYPES.__contains__
+# `_all_plain(map(type, values))`: every value of a plain type, tested in one C call (a frozenset's
+# issuperset walks an iterable that is no set, and stops at the first type not in it)
+_all_plain = _PLAIN_TYPES.issuperset
 # Note [A summary by one lookup]: what summarize answers for a value of a type it has met
 # whose answer depends only on the type's kind, learned as it meets them: a class with its own
 # `_trace_summary` (a Tensor, a THPVariable), an enum (`str`), or a type described by its name
@@ -41,8 +43,8 @@ def summarize(value: Any) -> Any:
     if kind in _PLAIN_TYPES:  # most arguments: one set lookup, the answer unchanged
         return value
     if (kind is list or kind is tuple) and len(value) <= MAX_SEQUENCE_ITEMS:
-        if all(map(_is_plain, map(type, value))):  # sizes and strides: copied in C, no call
-            return list(value)
+        if _all_plain(map(type, value)):  # sizes and strides: copied in C, no call
+            return [*value]
     describe = DESCRIBE_BY_TYPE.get(kind)  # Note [A summary by one lookup]
     if describe is not None:
         try:
@@ -79,8 +81,8 @@ def _sequence_summary(value: list[Any] | tuple[Any, ...]) -> list[Any]:
     """summarize's answer for a list or tuple, DESCRIBE_BY_TYPE's function for both types
     (Note [A summary by one lookup]): sizes and strides (plain items) copied by C loops, else
     each item summarized, the first MAX_SEQUENCE_ITEMS of them."""
-    if len(value) <= MAX_SEQUENCE_ITEMS and all(map(_is_plain, map(type, value))):
-        return list(value)
+    if len(value) <= MAX_SEQUENCE_ITEMS and _all_plain(map(type, value)):
+        return [*value]  # a list display: no call to list()
     plain = _PLAIN_TYPES
     items = [v if type(v) in plain else summarize(v) for v in value[:MAX_SEQUENCE_ITEMS]]
     if len(value) > MAX_SEQUENCE_ITEMS:
@@ -122,22 +124,33 @@ def describe_args(names: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[st
                     described[n] = kind.__name__
             else:
                 described[n] = summarize(v)
-    if len(args) > len(names):
-        extra = []  # a loop, not a comprehension: no frame of its own
-        for v in args[len(names) :]:
-            kind = type(v)
-            if kind in plain:
-                extra.append(v)
-            else:  # a kernel's tensors: their summaries as above
-                describe = by_type.get(kind)
-                if describe is not None:
-                    try:
-                        extra.append(describe(v))
-                    except AttributeError:
-                        extra.append(kind.__name__)
-                else:
-                    extra.append(summarize(v))
-        described["*args"] = extra
-    for k, v in kwargs.items():
-        described[k] = v if type(v) in plain else summarize(v)
+    extra = args[len(names) :]
+    if extra:
+        # Note [Plain arguments copied in C]: most `*args` (sizes, dims) and most keyword
+        # arguments (dtype=None, pin_memory=False) are plain values, kept as themselves: one
+        # C pass tests their types and one copies them; only the others are looked at one by one
+        if _all_plain(map(type, extra)):
+            described["*args"] = [*extra]
+        else:
+            items = []  # a loop, not a comprehension: no frame of its own
+            for v in extra:
+                kind = type(v)
+                if kind in plain:
+                    items.append(v)
+                else:  # a kernel's tensors: their summaries as above
+                    describe = by_type.get(kind)
+                    if describe is not None:
+                        try:
+                            items.append(describe(v))
+                        except AttributeError:
+                            items.append(kind.__name__)
+                    else:
+                        items.append(summarize(v))
+            described["*args"] = items
+    if kwargs:
+        if _all_plain(map(type, kwargs.values())):  # Note [Plain arguments copied in C]
+            described.update(kwargs)
+        else:
+            for k, v in kwargs.items():
+                described[k] = v if type(v) in plain else summarize(v)
     return described

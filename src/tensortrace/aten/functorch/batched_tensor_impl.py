@@ -75,6 +75,7 @@ class BatchedTensorImpl(TensorImpl):
         self.pyobj_ = None
         self.is_wrapped_number_ = False
         self.is_view_ = False
+        self.tensor_summary_ = None  # Note [A tensor's summary, kept]
         self.value_ = value
         self.bdim_ = bdim
         self.level_ = level
@@ -88,6 +89,7 @@ class BatchedTensorImpl(TensorImpl):
         strides = inner.strides_[:bdim] + inner.strides_[bdim + 1 :]
         self.sizes_ = sizes
         self.strides_ = strides
+        self.tensor_summary_ = None  # Note [A tensor's summary, kept] (c10/tensor_impl.py)
         self.storage_offset_ = inner.storage_offset_
         numel = 1
         for s in sizes:
