@@ -140,10 +140,9 @@ class OperatorHandle:
         self.__class__ = _HandleWithoutCallFields  # Note [An operator's call fields on first use]
 
     # Note [An operator's call fields on first use]
-    # Import makes ~1,500 handles, a program calls a few dozen: the fields a call reads are made
-    # on first read. A new handle is a _HandleWithoutCallFields, whose __getattr__ makes them
-    # all and turns it into a plain OperatorHandle: __getattr__ on a class costs every read of
-    # its instances (CPython then specializes none), so a call reads a handle without one.
+    # Import makes ~1,500 handles, a program calls a few dozen: a call's fields are made when
+    # first read, by the __getattr__ of _HandleWithoutCallFields, the class a handle starts as,
+    # which then makes it a plain OperatorHandle (no read of a class with __getattr__ is sped up).
     def _make_call_fields(self) -> None:
         schema = self.schema
         arguments = schema.arguments

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import _thread
 import itertools
-import weakref
 from typing import Any, Generic, TypeVar
 
 from tensortrace.trace import recorder
@@ -32,8 +31,8 @@ class intrusive_ptr_target:  # PyTorch's name
 
     __slots__ = ("refcount_", "weakcount_", "_id", "trace_name", "__weakref__")
     # whether a recording tracks objects of this class for the values capture: only a
-    # TensorImpl's values are read (Note [Values beside the events], Note [Tracked weakly,
-    # added directly])
+    # TensorImpl's values are read (Note [Values beside the events], Note [Only TensorImpls
+    # tracked])
     values_tracked_ = False
 
     def __init__(self) -> None:
@@ -58,16 +57,12 @@ class intrusive_ptr_target:  # PyTorch's name
 
 T = TypeVar("T", bound=intrusive_ptr_target)
 
-# Note [Tracked weakly, added directly]
-# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# Note [Only TensorImpls tracked]
+# ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
 # While recording, make() and copy() add their target to `rec.tracked`, the WeakSet of objects
 # the values capture may read (_trace_values.py). Only TensorImpls are read there, so only
 # they are added (`values_tracked_`): a StorageImpl's weak reference, and the callback that
-# removed it when the storage died, were work for nothing in every op. And the add is
-# WeakSet.add written out: the set of weak references (`data`) gets a reference whose callback
-# is the WeakSet's own `_remove`, which is all WeakSet.add does besides committing removals
-# deferred while something iterates the set (nothing does: the capture reads a copy of `data`).
-_weak_ref = weakref.ref
+# removed it when the storage died, were work for nothing in every op.
 
 # Note [Pointers made in C]
 # make() and copy() run for every tensor, view and storage; `intrusive_ptr(target)` would run
@@ -103,9 +98,8 @@ class intrusive_ptr(Generic[T]):
                     **target._trace_info(),
                 },
             )
-            if target.values_tracked_:  # Note [Tracked weakly, added directly]
-                tracked = rec.tracked
-                tracked.data.add(_weak_ref(target, tracked._remove))  # type: ignore[attr-defined]
+            if target.values_tracked_:  # Note [Only TensorImpls tracked]
+                rec.tracked.add(target)  # Note [Values beside the events]
             rec.changed.add(target)  # Note [What a step may have changed]
         ptr = _new_pointer(intrusive_ptr)  # intrusive_ptr(target): Note [Pointers made in C]
         ptr.target_ = target
@@ -132,8 +126,7 @@ class intrusive_ptr(Generic[T]):
                     INCREF, "refcount", name, {"object": name, "refcount": target.refcount_}
                 )
                 if target.values_tracked_:  # made before the trace, maybe
-                    tracked = rec.tracked  # Note [Tracked weakly, added directly]
-                    tracked.data.add(_weak_ref(target, tracked._remove))  # type: ignore[attr-defined]
+                    rec.tracked.add(target)  # Note [Only TensorImpls tracked]
                 rec.changed.add(target)
         ptr = _new_pointer(intrusive_ptr)  # intrusive_ptr(target): Note [Pointers made in C]
         ptr.target_ = target

@@ -94,7 +94,7 @@ class TensorImpl(intrusive_ptr_target):
         "is_view_",
         "tensor_summary_",
     )
-    values_tracked_ = True  # Note [Tracked weakly, added directly] (c10/intrusive_ptr.py)
+    values_tracked_ = True  # Note [Only TensorImpls tracked] (c10/intrusive_ptr.py)
 
     @traced(
         "native",
