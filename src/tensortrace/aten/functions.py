@@ -13,6 +13,3 @@ from tensortrace.aten.dispatcher import OperatorHandle
 
 _ops: dict[str, OperatorHandle] = {}
 
-
-def __getattr__(name: str) -> Any:
-    raise AttributeError(f"at::{name} is not declared in native_functions.yaml")
