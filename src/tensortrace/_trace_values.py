@@ -156,8 +156,8 @@ class LazyValues(dict[int, dict[str, Any]]):
             storage = impl.storage_.storage_impl_.target_
             if storage is not None:
                 refs = by_ref.get(_ref(storage))
-                if refs is None:  # `views[storage] = {}`, WeakKeyDictionary.__setitem__ written out
-                    refs = by_ref[_ref(storage, views._remove)] = {}  # type: ignore[attr-defined]
+                if refs is None:
+                    refs = views[storage] = {}
                 refs[id(impl)] = _ref(impl)
 
     def candidates(self, rec: Recorder) -> list[TensorImpl]:
