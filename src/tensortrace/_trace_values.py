@@ -163,16 +163,17 @@ class LazyValues(dict[int, dict[str, Any]]):
     def candidates(self, rec: Recorder) -> list[TensorImpl]:
         """The tracked TensorImpls that are new, changed layout, or view a storage that may
         have been written."""
-        tracked = rec.tracked.data  # type: ignore[attr-defined] # Note [Weak tables read ...]
-        changed = []  # plain loops: a comprehension is a frame of its own
-        for o in tuple(rec.changed):
-            if type(o) is TensorImpl and o.refcount_ > 0 and _ref(o) in tracked:
-                changed.append(o)
         chosen = {}
-        if changed:  # at most kernels' ends nothing is new: no call
-            self.index_views(changed)
-            for impl in changed:
-                chosen[id(impl)] = impl
+        if rec.changed:  # at most kernels' ends nothing is new: no pass, no call
+            tracked = rec.tracked.data  # type: ignore[attr-defined] # Note [Weak tables ...]
+            changed = []  # plain loops: a comprehension is a frame of its own
+            for o in tuple(rec.changed):
+                if type(o) is TensorImpl and o.refcount_ > 0 and _ref(o) in tracked:
+                    changed.append(o)
+            if changed:
+                self.index_views(changed)
+                for impl in changed:
+                    chosen[id(impl)] = impl
         storages = [*rec.written]
         # iterating a WeakSet costs six Python calls even when it is empty, as it usually is:
         # its set of references (`data`, not in typeshed) is tested first

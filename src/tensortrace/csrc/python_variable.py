@@ -81,6 +81,7 @@ def end_handle_th_errors(exc: Exception) -> Exception:
 
 # ScalarType -> its dtype's repr ('torch.float32'), for the trace summary of a handle
 _DTYPE_TEXTS: dict[Any, str] = {}
+_SUMMARY, _HANDLE = schema.SUMMARY, schema.HANDLE  # a handle's summary keys, read as globals
 
 
 @traced("python", "THPVariable_dealloc", SOURCE, legacy="THPVariable_dealloc")
@@ -142,7 +143,7 @@ class TensorBase:
             dtype_text = _DTYPE_TEXTS[scalar_type] = repr(get_dtype(scalar_type))
         # schema.summary(HANDLE, ...) written out: one call per handle, not two
         return {
-            schema.SUMMARY: schema.HANDLE,
+            _SUMMARY: _HANDLE,
             "handle": self._handle,
             "impl": impl.trace_name,
             "sizes": [*impl.sizes_],  # a list display: no call to list()
