@@ -64,3 +64,22 @@ def test_columns_of_no_events_and_of_shared_strings() -> None:
     assert list(columns) == events
     assert columns.strings == ["f", "python", "", "x", "refcount", "incref"]  # first seen first
     assert columns.arg_texts == ['{"args":{}}', '{"object":"x","refcount":2}']
+
+
+def test_a_tensors_kept_summary_follows_its_sizes_and_dtype() -> None:
+    """Note [A tensor's summary, kept]: the summary made once is used again only while the
+    TensorImpl holds the same sizes and TypeMeta; a resize_, as_strided_ or `.data =` shows."""
+    import tensortrace as torch
+
+    x = torch.zeros(2, 3)
+    at_x = x.cdata
+    first = summarize(at_x)
+    assert first["sizes"] == [2, 3] and first["dtype"] == "Float"
+    assert summarize(at_x) is first  # kept
+    x.resize_(6)
+    assert summarize(at_x)["sizes"] == [6]
+    x.as_strided_((3, 2), (1, 3))
+    assert summarize(at_x)["sizes"] == [3, 2]
+    x.data = torch.zeros(3, 2, dtype=torch.float64)
+    assert summarize(at_x)["dtype"] == "Double"
+    assert first["sizes"] == [2, 3]  # an event's args are never edited

@@ -368,8 +368,11 @@ class TensorImpl(intrusive_ptr_target):
     # made once and kept in `tensor_summary_` until the sizes or the dtype change: every place
     # that sets them drops it (set_sizes_contiguous, set_sizes_and_strides, `.data =`'s dtype,
     # BatchedTensorImpl.refreshTensorMetadata), so an event after a resize_, set_ or
-    # as_strided_ shows the new sizes. It holds strings, ints and a list only (no object is
-    # kept alive by it), and events share it: an event's args are never edited (Event).
+    # as_strided_ shows the new sizes, as those setters refresh numel_ and is_contiguous_ (a
+    # summary checked against the sizes and TypeMeta it was made from instead cost ~1% more per
+    # traced seed; tests/trace/test_arguments.py pins each setter). It holds strings, ints and a
+    # list only (no object is kept alive by it), and events share it: an event's args are never
+    # edited (Event).
     def _trace_summary(self) -> dict[str, Any] | str:
         # schema.summary(TENSOR_IMPL, ...) written out, the dtype's name read from the table
         # ScalarType.__str__ reads: one call per TensorImpl, not three
