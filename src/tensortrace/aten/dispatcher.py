@@ -41,7 +41,8 @@ from tensortrace.c10.dispatch_key import (
     key_at_index,
 )
 from tensortrace.c10.local_dispatch_key_set import _tls
-from tensortrace.trace import FrameSite, arguments, recorder, summarize
+from tensortrace.trace import FrameSite, recorder
+from tensortrace.trace.arguments import describe_args
 
 DISPATCHER_H = "aten/src/ATen/core/dispatch/Dispatcher.h"
 _default_included = default_included_set.repr_
@@ -348,17 +349,11 @@ class OperatorHandle:
         rec = recorder.current
         if rec is None:  # Note [Kernels called unwrapped while idle]
             return kernel.idle(ks, *args) if kernel.with_keyset else kernel.idle(*args)  # type: ignore[misc]
-        plain, by_type, described = arguments._PLAIN_TYPES, arguments.DESCRIBE_BY_TYPE, {}
-        for n, v in zip(self.arg_names, args):  # summarize's fast paths, as describe_args's
-            try:  # a tensor's summary straight from its type's: Note [A summary by one lookup]
-                described[n] = v if type(v) in plain else (by_type.get(type(v)) or summarize)(v)
-            except AttributeError:  # summarize's answer for an object being constructed
-                described[n] = summarize(v)
         return recorder.record_call(
             rec,
             self.call_site,
             {
-                "args": described,
+                "args": describe_args(self.arg_names, args, {}),
                 "overload": self.full_name,
                 "dispatch_key_set": KEYSET_REPRS.get(ks.repr_) or repr(ks),
                 "dispatch_key": KEY_NAMES[key],

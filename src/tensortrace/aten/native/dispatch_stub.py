@@ -8,16 +8,24 @@ REGISTER_CUDA_DISPATCH). Calling the stub with a device type jumps to that devic
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from tensortrace.aten.dispatcher import untraced
 from tensortrace.c10.device import DeviceType, kCPU, kMeta
 from tensortrace.c10.exception import TORCH_CHECK
-from tensortrace.trace import FrameSite, recorder, summarize
-from tensortrace.trace.arguments import _PLAIN_TYPES, DESCRIBE_BY_TYPE
+from tensortrace.trace import FrameSite, recorder
+from tensortrace.trace.arguments import describe_args
 
 _DEVICE_TYPE_NAMES = {t: t.name for t in DeviceType}
+
+
+@functools.cache
+def _arg_names(n: int) -> tuple[str, ...]:
+    """The names a stub's frame gives its kernel's n arguments: arg0, arg1, ..."""
+    return tuple(f"arg{i}" for i in range(n))
+
 
 # Note [A meta tensor's kernel is no call]
 # A native function registered for the Meta key as well (`CPU, CUDA, Meta: where`) runs its
@@ -109,23 +117,10 @@ class DispatchStub:
         )
         described = {
             # an enum's .name is two Python calls: the names are read from a table
-            "device_type": _DEVICE_TYPE_NAMES.get(device_type) or device_type.name,
+            "device_type": _DEVICE_TYPE_NAMES[device_type],
             "kernel": getattr(kernel, "__name__", "?"),
+            **describe_args(_arg_names(len(args)), args, {}),
         }
-        # each argument as describe_args describes a kernel's: a plain value as itself, else
-        # by its type's summary (Note [A summary by one lookup]), in a loop (a comprehension is
-        # a frame of its own)
-        plain, by_type = _PLAIN_TYPES, DESCRIBE_BY_TYPE
-        for i, a in enumerate(args):
-            kind = type(a)
-            if kind in plain:
-                described[f"arg{i}"] = a
-            else:
-                describe = by_type.get(kind)
-                try:
-                    described[f"arg{i}"] = (describe or summarize)(a)
-                except AttributeError:  # summarize's answer for an object being constructed
-                    described[f"arg{i}"] = summarize(a)
         # a stub's frame ends with no result (its kernels write into the iterator's outputs)
         return recorder.record_call(
             rec, self.site, {"args": described}, kernel, args, record_result=False
