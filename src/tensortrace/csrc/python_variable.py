@@ -79,8 +79,16 @@ def end_handle_th_errors(exc: Exception) -> Exception:
     return exc.with_traceback(None)
 
 
-# ScalarType -> its dtype's repr ('torch.float32'), for the trace summary of a handle
-_DTYPE_TEXTS: dict[Any, str] = {}
+class _DtypeTexts(dict[Any, str]):
+    """ScalarType -> its dtype's repr ('torch.float32'), made when first asked for (a dtype's
+    repr is three calls): what a handle's trace summary and HANDLE_NEW record."""
+
+    def __missing__(self, scalar_type: Any) -> str:
+        text = self[scalar_type] = repr(get_dtype(scalar_type))
+        return text
+
+
+_DTYPE_TEXTS = _DtypeTexts()
 _SUMMARY, _HANDLE = schema.SUMMARY, schema.HANDLE  # a handle's summary keys, read as globals
 
 
@@ -137,17 +145,14 @@ class TensorBase:
         impl = cdata.impl_.target_ if cdata is not None else None  # hot: read directly
         if impl is None:
             return schema.summary(schema.TENSOR, impl=None)
-        scalar_type = impl.data_type_.scalar_type  # hot: the trace summarizes ~16 per seed
-        dtype_text = _DTYPE_TEXTS.get(scalar_type)
-        if dtype_text is None:
-            dtype_text = _DTYPE_TEXTS[scalar_type] = repr(get_dtype(scalar_type))
-        # schema.summary(HANDLE, ...) written out: one call per handle, not two
+        # schema.summary(HANDLE, ...) written out: one call per handle, not two (the trace
+        # summarizes ~16 per seed)
         return {
             _SUMMARY: _HANDLE,
             "handle": self._handle,
             "impl": impl.trace_name,
             "sizes": [*impl.sizes_],  # a list display: no call to list()
-            "dtype": dtype_text,
+            "dtype": _DTYPE_TEXTS[impl.data_type_.scalar_type],
         }
 
     # ---- properties (THPVariable_properties) -------------------------------------------------
@@ -287,14 +292,10 @@ def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:
     obj._handle = next(_handle_ids)
     impl.pyobj_ = weakref.ref(obj)
     if recorder.current is not None:
-        # the fields read directly, the dtype's text from the table _trace_summary fills (a
-        # dtype's repr is three calls), list displays: every handle made while recording
+        # the fields read directly, the dtype's text from its table, list displays: every
+        # handle made while recording
         handle = obj._handle
         storage = impl.storage_
-        scalar_type = impl.data_type_.scalar_type
-        dtype_text = _DTYPE_TEXTS.get(scalar_type)
-        if dtype_text is None:
-            dtype_text = _DTYPE_TEXTS[scalar_type] = repr(get_dtype(scalar_type))
         recorder.current.instant(
             HANDLE_NEW,
             "python",
@@ -309,7 +310,7 @@ def THPVariable_NewWithVar(obj: TensorBase, var: AtTensor) -> TensorBase:
                 "sizes": [*impl.sizes_],
                 "strides": [*impl.strides_],
                 "offset": impl.storage_offset_,
-                "dtype": dtype_text,
+                "dtype": _DTYPE_TEXTS[impl.data_type_.scalar_type],
             },
         )
     return obj
