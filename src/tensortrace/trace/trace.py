@@ -259,16 +259,3 @@ class Trace:
 
     def __len__(self) -> int:
         return len(self.events)
-
-    def compact(self) -> None:
-        """Hold a list of at least COLUMNS_FROM events as columns (columns.py), as a finished
-        recording's rows become (events_of_rows). A trace whose args are not JSON data (so
-        could not be saved either) keeps its list."""
-        if len(self.events) >= COLUMNS_FROM and not isinstance(self.events, EventColumns):
-            from tensortrace.trace.format import gc_paused
-
-            with gc_paused():
-                try:
-                    self.events = EventColumns.from_events(self.events)
-                except (TypeError, ValueError):
-                    pass
